@@ -1,0 +1,1 @@
+"""The `hlo` command line: one module per command, registered in COMMANDS."""

@@ -1,0 +1,369 @@
+"""Shape and layout text, both directions, as XLA's parser (ParseShape/ParseLayout) reads it and
+its printer (ShapeUtil::HumanStringWithLayout, Layout::Print) writes it."""
+
+from __future__ import annotations
+
+from ..dtypes import PrimitiveType
+from ..errors import ParseError, ShapeError
+from ..layout import COMBINE_DIMENSION, DimLevelType, Layout, SplitConfig, Tile, default_layout
+from ..shape import UNBOUNDED, Shape
+from .lexer import Lexer, Tok, Token
+
+_TUPLE_INDEX_INTERVAL = 5  # XLA marks every 5th tuple element with /*index=N*/
+
+
+# -- printing -------------------------------------------------------------------------------
+def print_layout(layout: Layout) -> str:
+    parts = ["{", ",".join(map(str, layout.minor_to_major))]
+    attrs: list[str] = []
+    if layout.dim_level_types:
+        attrs.append("D(" + ",".join(_dim_level(layout, i) for i in range(len(layout.dim_level_types))) + ")")
+    if layout.tiles:
+        attrs.append("T" + "".join(str(t) for t in layout.tiles))
+    if layout.tail_padding_alignment_in_elements != 1:
+        attrs.append(f"L({layout.tail_padding_alignment_in_elements})")
+    if layout.index_primitive_type is not None:
+        attrs.append(f"#({layout.index_primitive_type.text})")
+    if layout.pointer_primitive_type is not None:
+        attrs.append(f"*({layout.pointer_primitive_type.text})")
+    if layout.element_size_in_bits:
+        attrs.append(f"E({layout.element_size_in_bits})")
+    if layout.memory_space:
+        attrs.append(f"S({layout.memory_space})")
+    if layout.split_configs:
+        attrs.append("SC" + "".join(str(s) for s in layout.split_configs))
+    if layout.physical_shape is not None:
+        attrs.append(f"P({print_shape(layout.physical_shape)})")
+    if layout.dynamic_shape_metadata_prefix_bytes > 0:
+        attrs.append(f"M({layout.dynamic_shape_metadata_prefix_bytes})")
+    if attrs:
+        parts.append(":" + "".join(attrs))
+    parts.append("}")
+    return "".join(parts)
+
+
+def _dim_level(layout: Layout, i: int) -> str:
+    text = layout.dim_level_types[i].value
+    if layout.dim_unique and not layout.dim_unique[i]:
+        text += "+"
+    if layout.dim_ordered and not layout.dim_ordered[i]:
+        text += "~"
+    return text
+
+
+def _print_dimension(shape: Shape, i: int) -> str:
+    d = shape.dimensions[i]
+    if shape.dynamic_dimensions[i]:
+        return "?" if d == UNBOUNDED else f"<={d}"
+    return str(d)
+
+
+def print_shape(shape: Shape, print_layout_: bool = True) -> str:
+    """XLA's ShapeUtil::HumanStringWithLayout (or HumanString without the layout)."""
+    if shape.is_tuple:
+        if not shape.tuple_shapes:
+            return "()"
+        out = ["(", print_shape(shape.tuple_shapes[0], print_layout_)]
+        for i, s in enumerate(shape.tuple_shapes[1:], start=1):
+            out.append(f", /*index={i}*/" if i % _TUPLE_INDEX_INTERVAL == 0 else ", ")
+            out.append(print_shape(s, print_layout_))
+        out.append(")")
+        return "".join(out)
+    if shape.is_buffer:
+        assert shape.buffer_shape is not None
+        return f"b({print_shape(shape.buffer_shape, print_layout_)})"
+    text = shape.element_type.text
+    if not shape.is_array or not shape.dimensions:
+        text += "[]"
+    else:
+        text += "[" + ",".join(_print_dimension(shape, i) for i in range(len(shape.dimensions))) + "]"
+    if print_layout_ and shape.is_array and shape.layout is not None:
+        layout_text = print_layout(shape.layout)
+        if shape.dimensions or layout_text != "{}":
+            text += layout_text
+    return text
+
+
+# -- parsing --------------------------------------------------------------------------------
+def parse_shape(text: str, filename: str = "<shape>") -> Shape:
+    """Parse a whole shape string; a missing layout becomes the default one, as XLA's
+    stand-alone ParseShape does."""
+    lexer = Lexer(text, filename)
+    shape = ShapeReader(lexer).shape()
+    if not lexer.at(Tok.EOF):
+        raise lexer.error(f"expected the end of the shape, found {_describe(lexer.peek())}")
+    return shape
+
+
+def parse_layout(text: str, filename: str = "<layout>") -> Layout:
+    lexer = Lexer(text, filename)
+    layout = ShapeReader(lexer).layout()
+    if not lexer.at(Tok.EOF):
+        raise lexer.error(f"expected the end of the layout, found {_describe(lexer.peek())}")
+    return layout
+
+
+def _describe(tok: Token) -> str:
+    if tok.kind is Tok.EOF:
+        return "the end of input"
+    return f"'{tok.text}'" if tok.text else tok.kind.value
+
+
+class ShapeReader:
+    """Reads shapes and layouts from a lexer; the module parser uses it too."""
+
+    def __init__(self, lexer: Lexer, fill_missing_layouts: bool = True) -> None:
+        self.lex = lexer
+        self.fill_missing_layouts = fill_missing_layouts
+
+    def expect(self, kind: Tok, what: str) -> Token:
+        tok = self.lex.peek()
+        if tok.kind is not kind:
+            raise self.lex.error(f"expected {what}, found {_describe(tok)}")
+        return self.lex.next()
+
+    def int64(self, what: str = "an integer") -> int:
+        tok = self.expect(Tok.INT, what)
+        assert isinstance(tok.value, int)
+        if tok.value > 2**63 - 1:
+            raise self.lex.error(f"{tok.text} does not fit in a 64-bit signed integer", tok)
+        return tok.value
+
+    def can_be_shape(self) -> bool:
+        return self.lex.at(Tok.PRIMITIVE_TYPE, Tok.LPAREN) or self._at_buffer()
+
+    def _at_buffer(self) -> bool:
+        tok = self.lex.peek()
+        return tok.kind is Tok.IDENT and tok.text == "b" and self.lex.lookahead().kind is Tok.LPAREN
+
+    def shape(self) -> Shape:
+        lex = self.lex
+        start = lex.peek()
+        if lex.at(Tok.LPAREN):
+            lex.next()
+            elements: list[Shape] = []
+            if not lex.at(Tok.RPAREN):
+                elements.append(self.shape())
+                while lex.at(Tok.COMMA):
+                    lex.next()
+                    elements.append(self.shape())
+            self.expect(Tok.RPAREN, "')' at the end of the tuple shape")
+            return Shape.make_tuple(elements)
+        if self._at_buffer():
+            lex.next()
+            lex.next()
+            inner = self.shape()
+            if not inner.is_array:
+                raise lex.error("a buffer shape holds one array shape", start)
+            self.expect(Tok.RPAREN, "')' at the end of the buffer shape")
+            return Shape.buffer(inner)
+        tok = lex.peek()
+        if tok.kind is not Tok.PRIMITIVE_TYPE:
+            raise lex.error(f"expected a primitive type, found {_describe(tok)}")
+        lex.next()
+        ptype = tok.value
+        assert isinstance(ptype, PrimitiveType)
+        dims, dynamic = self._dimension_sizes()
+        if not ptype.is_array_type:
+            if dims:
+                raise lex.error(f"{ptype.text} shapes have no dimensions", tok)
+            if lex.at(Tok.LBRACE) and lex.lookahead().kind in (Tok.INT, Tok.COLON):
+                raise lex.error(f"{ptype.text} shapes have no layout")
+            return Shape(ptype)
+        layout: Layout | None = None
+        if self.fill_missing_layouts or not dims:
+            layout = default_layout(len(dims))
+        if lex.at(Tok.LBRACE) and lex.lookahead().kind in (Tok.INT, Tok.COLON):
+            layout_tok = lex.peek()
+            layout = self.layout()
+            if len(layout.minor_to_major) != len(dims):
+                raise lex.error(
+                    f"Dimensions size is {len(dims)}, but minor to major size is "
+                    f"{len(layout.minor_to_major)}.",
+                    layout_tok,
+                )
+            if layout.physical_shape is not None and not layout.is_sparse:
+                raise lex.error("layout has a physical shape, but is not for a sparse array", layout_tok)
+            try:
+                return Shape(ptype, dims, dynamic, layout)
+            except ShapeError as e:
+                raise ParseError(e.message, lex.span_from(layout_tok.start)) from None
+        return Shape(ptype, dims, dynamic, layout)
+
+    def _dimension_sizes(self) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        lex = self.lex
+        self.expect(Tok.LSQUARE, "'[' to start the dimensions")
+        dims: list[int] = []
+        dynamic: list[bool] = []
+        if not lex.at(Tok.RSQUARE):
+            while True:
+                if lex.at(Tok.QUESTION):
+                    lex.next()
+                    dims.append(UNBOUNDED)
+                    dynamic.append(True)
+                else:
+                    is_dynamic = lex.at(Tok.LEQ)
+                    if is_dynamic:
+                        lex.next()
+                    tok = lex.peek()
+                    size = self.int64("a dimension size, '<=' bound or '?'")
+                    if size < 0:
+                        raise lex.error(f"dimension size {size} is negative", tok)
+                    dims.append(size)
+                    dynamic.append(is_dynamic)
+                if not lex.at(Tok.COMMA):
+                    break
+                lex.next()
+        self.expect(Tok.RSQUARE, "',' or ']' in the dimensions")
+        return tuple(dims), tuple(dynamic)
+
+    def _ident_is(self, name: str) -> bool:
+        tok = self.lex.peek()
+        return tok.kind is Tok.IDENT and tok.text == name
+
+    def layout(self) -> Layout:
+        lex = self.lex
+        self.expect(Tok.LBRACE, "'{' to start the layout")
+        m2m: list[int] = []
+        fields: dict[str, object] = {}
+        if lex.at(Tok.INT):
+            m2m.append(self.int64())
+            while lex.at(Tok.COMMA):
+                lex.next()
+                m2m.append(self.int64("a dimension number"))
+        if lex.at(Tok.COLON):
+            lex.next()
+            if self._ident_is("D"):
+                lex.next()
+                fields.update(self._dim_level_types())
+            if self._ident_is("T"):
+                lex.next()
+                fields["tiles"] = self._tiles()
+            if self._ident_is("L"):
+                lex.next()
+                fields["tail_padding_alignment_in_elements"] = self._int_attr("L")
+            if lex.at(Tok.OCTOTHORP):
+                lex.next()
+                fields["index_primitive_type"] = self._unsigned_type_attr("#")
+            if lex.at(Tok.ASTERISK):
+                lex.next()
+                fields["pointer_primitive_type"] = self._unsigned_type_attr("*")
+            if self._ident_is("E"):
+                lex.next()
+                fields["element_size_in_bits"] = self._int_attr("E")
+            if self._ident_is("S"):
+                lex.next()
+                fields["memory_space"] = self._int_attr("S")
+            if self._ident_is("SC"):
+                lex.next()
+                fields["split_configs"] = self._split_configs()
+            if self._ident_is("P"):
+                lex.next()
+                self.expect(Tok.LPAREN, "'(' after P")
+                fields["physical_shape"] = self.shape()
+                self.expect(Tok.RPAREN, "')' to end the physical shape")
+            if self._ident_is("M"):
+                lex.next()
+                fields["dynamic_shape_metadata_prefix_bytes"] = self._int_attr("M")
+        if not lex.at(Tok.RBRACE):
+            raise lex.error(
+                "expected '}' to end the layout, or one of the layout fields "
+                f"D(...) T(...) L(n) #(type) *(type) E(n) S(n) SC(...) P(shape) M(n) in this order; "
+                f"found {_describe(lex.peek())}"
+            )
+        lex.next()
+        return Layout(tuple(m2m), **fields)  # type: ignore[arg-type]
+
+    def _int_attr(self, letter: str) -> int:
+        self.expect(Tok.LPAREN, f"'(' after {letter}")
+        value = self.int64(f"an integer in {letter}(...)")
+        self.expect(Tok.RPAREN, f"')' to end {letter}(...)")
+        return value
+
+    def _unsigned_type_attr(self, letter: str) -> PrimitiveType:
+        self.expect(Tok.LPAREN, f"'(' after {letter}")
+        tok = self.expect(Tok.PRIMITIVE_TYPE, "an unsigned integer type")
+        assert isinstance(tok.value, PrimitiveType)
+        if not tok.value.is_unsigned_integral:
+            raise self.lex.error("expecting an unsigned integer type", tok)
+        self.expect(Tok.RPAREN, f"')' to end {letter}(...)")
+        return tok.value
+
+    def _tiles(self) -> tuple[Tile, ...]:
+        lex = self.lex
+        tiles: list[Tile] = []
+        while True:
+            self.expect(Tok.LPAREN, "'(' to start a tile")
+            dims: list[int] = []
+            if not lex.at(Tok.RPAREN):
+                while True:
+                    if lex.at(Tok.ASTERISK):
+                        lex.next()
+                        dims.append(COMBINE_DIMENSION)
+                    else:
+                        dims.append(self.int64("a tile size or '*'"))
+                    if not lex.at(Tok.COMMA):
+                        break
+                    lex.next()
+            self.expect(Tok.RPAREN, "',' or ')' in the tile")
+            tiles.append(Tile(tuple(dims)))
+            if not lex.at(Tok.LPAREN):
+                return tuple(tiles)
+
+    def _split_configs(self) -> tuple[SplitConfig, ...]:
+        lex = self.lex
+        configs: list[SplitConfig] = []
+        while True:
+            self.expect(Tok.LPAREN, "'(' to start a split config")
+            dim = self.int64("a dimension number")
+            self.expect(Tok.COLON, "':' after the split dimension")
+            indices = [self.int64("a split index")]
+            while lex.at(Tok.COMMA):
+                lex.next()
+                indices.append(self.int64("a split index"))
+            self.expect(Tok.RPAREN, "')' to end the split config")
+            configs.append(SplitConfig(dim, tuple(indices)))
+            if not lex.at(Tok.LPAREN):
+                return tuple(configs)
+
+    def _dim_level_types(self) -> dict[str, object]:
+        lex = self.lex
+        self.expect(Tok.LPAREN, "'(' after D")
+        types: list[DimLevelType] = []
+        unique: list[bool] = []
+        ordered: list[bool] = []
+        while not lex.at(Tok.RPAREN):
+            tok = lex.peek()
+            try:
+                level = DimLevelType(tok.text) if tok.kind is Tok.IDENT else None
+            except ValueError:
+                level = None
+            if level is None:
+                raise lex.error("expected a DimLevelType abbreviation (D, C, S or H)")
+            lex.next()
+            is_unique = not lex.at(Tok.PLUS)
+            if not is_unique:
+                lex.next()
+            is_ordered = not lex.at(Tok.TILDE)
+            if not is_ordered:
+                lex.next()
+            if level is DimLevelType.DENSE and not (is_unique and is_ordered):
+                raise lex.error("invalid DimLevelType/unique/ordered combination in shape", tok)
+            types.append(level)
+            unique.append(is_unique)
+            ordered.append(is_ordered)
+            if lex.at(Tok.COMMA):
+                lex.next()
+        lex.next()
+        return {"dim_level_types": tuple(types), "dim_unique": tuple(unique), "dim_ordered": tuple(ordered)}
+
+
+def print_program_shape(
+    parameters: list[Shape], names: list[str], result: Shape, print_layout_: bool = False
+) -> str:
+    """XLA's ProgramShape printing: `(name: shape, ...) -> shape`; a nameless one is `(unknown)`."""
+    params = ", ".join(
+        f"{name or '(unknown)'}: {print_shape(shape, print_layout_)}"
+        for name, shape in zip(names, parameters)
+    )
+    return f"({params}) -> {print_shape(result, print_layout_)}"
