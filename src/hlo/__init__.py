@@ -3,21 +3,39 @@ operation's shape rule, and an engine that runs HLO modules on NumPy."""
 
 from .dtypes import PrimitiveType
 from .errors import CollectiveError, EvalError, HloError, ParseError, ShapeError, VerifyError
+from .ir.computation import Computation
+from .ir.instruction import Instruction
+from .ir.module import Module
+from .ir.opcode import Opcode
 from .layout import COMBINE_DIMENSION, Layout, PaddingValue, SplitConfig, Tile
+from .literal import Literal
 from .memory import byte_size, from_physical, linear_index, multi_index, to_physical
 from .shape import UNBOUNDED, Shape
+from .text.parser import ParseOptions, parse_module
+from .text.print_options import PrintOptions
 from .text.shape_codec import parse_layout, parse_shape
+from .verifier import verify
+
+HloModule = Module
 
 __all__ = [
     "COMBINE_DIMENSION",
     "UNBOUNDED",
     "CollectiveError",
+    "Computation",
     "EvalError",
     "HloError",
+    "HloModule",
+    "Instruction",
     "Layout",
+    "Literal",
+    "Module",
+    "Opcode",
     "PaddingValue",
     "ParseError",
+    "ParseOptions",
     "PrimitiveType",
+    "PrintOptions",
     "Shape",
     "ShapeError",
     "SplitConfig",
@@ -28,6 +46,8 @@ __all__ = [
     "linear_index",
     "multi_index",
     "parse_layout",
+    "parse_module",
     "parse_shape",
     "to_physical",
+    "verify",
 ]

@@ -6,12 +6,12 @@ caret under the place; shape errors name the op, the operand and the rule with t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Span:
-    """A place in a source text: `offset` is the 0-based character offset of the start."""
+class Span(NamedTuple):
+    """A place in a source text: `offset` is the 0-based character offset of the start. (A
+    NamedTuple: the parser makes one per instruction.)"""
 
     text: str
     offset: int

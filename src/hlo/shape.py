@@ -319,9 +319,15 @@ class Shape:
 
     # -- text -----------------------------------------------------------------------------
     def to_string(self, print_layout: bool = True) -> str:
-        from .text.shape_codec import print_shape
+        """The shape as XLA prints it (remembered: printers ask for the same shapes again)."""
+        key = "_text_with_layout" if print_layout else "_text"
+        text = self.__dict__.get(key)
+        if text is None:
+            from .text.shape_codec import print_shape
 
-        return print_shape(self, print_layout)
+            text = print_shape(self, print_layout)
+            object.__setattr__(self, key, text)  # a cache, not a field: equality ignores it
+        return text
 
     def __str__(self) -> str:
         return self.to_string()

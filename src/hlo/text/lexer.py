@@ -7,7 +7,7 @@ import enum
 import math
 import re
 import struct
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .. import dtypes
 from ..dtypes import PrimitiveType
@@ -77,6 +77,7 @@ _PUNCT = {
     "}": Tok.RBRACE, "(": Tok.LPAREN, ")": Tok.RPAREN,
 }  # fmt: skip
 
+_COMMON = re.compile(r"([a-zA-Z_][a-zA-Z0-9_.\-]*)([:=])?|[=,:*#+~\[\]{}()]")
 _SPACE = re.compile(r"(?:[ \t\n\r]+|//[^\n\r]*|/\*(?:[^*]|\*(?!/))*\*/)+")
 _IDENT = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.\-]*")
 _FLOAT = re.compile(r"-?(?:(?:\d+|\d+\.\d*|\d*\.\d+)[eE][+-]?\d+|(?:\d+\.\d*|\d*\.\d+))")
@@ -88,6 +89,15 @@ _NAN_PAYLOAD = re.compile(r"\(0x([0-9a-fA-F]+)\)")
 _STRING = {'"': re.compile(r'"(?:[^"\\]|\\.)*"', re.S), "'": re.compile(r"'(?:[^'\\]|\\.)*'", re.S)}
 
 _U64_MAX = 2**64 - 1
+# Words with a fixed token: primitive types (not tuple/buffer) and keywords.
+_WORD_KINDS: dict[str, tuple[Tok, object]] = {w: (Tok.KEYWORD, None) for w in KEYWORDS}
+_WORD_KINDS.update(
+    {
+        t.text: (Tok.PRIMITIVE_TYPE, t)
+        for t in PrimitiveType
+        if t not in (PrimitiveType.TUPLE, PrimitiveType.BUFFER, PrimitiveType.PRIMITIVE_TYPE_INVALID)
+    }
+)
 _NAN_PAYLOAD_MASK = (1 << 52) - 1
 _QUIET_NAN_PAYLOAD = 1 << 51
 
@@ -98,8 +108,7 @@ def nan_with_payload(negative: bool, payload: int) -> float:
     return float(struct.unpack("<d", struct.pack("<Q", bits))[0])
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     kind: Tok
     start: int
     end: int
@@ -135,6 +144,15 @@ class Lexer:
         self.last_end = tok.end
         return tok
 
+    def mark(self) -> tuple[int, tuple[Token, ...], int]:
+        """The lexer's state, to come back to with `reset` (the parser backtracks over an
+        operand that turns out to be a nested instruction)."""
+        return self.pos, tuple(self._buffer), self.last_end
+
+    def reset(self, state: tuple[int, tuple[Token, ...], int]) -> None:
+        self.pos, buffer, self.last_end = state
+        self._buffer = list(buffer)
+
     def span_from(self, start: int) -> Span:
         """From offset `start` to the end of the last token taken."""
         return Span(self.text, start, max(1, self.last_end - start), self.filename)
@@ -146,14 +164,37 @@ class Lexer:
     def at(self, *kinds: Tok) -> bool:
         """Whether the current token is of one of `kinds` (a call, so type checkers don't
         narrow it as they would a property)."""
-        return self.peek().kind in kinds
+        buffer = self._buffer
+        if not buffer:
+            buffer.append(self._lex())
+        return buffer[0].kind in kinds
 
     def eat(self, kind: Tok) -> bool:
         """Take the current token if it is of `kind`."""
-        if self.peek().kind is kind:
-            self.next()
+        buffer = self._buffer
+        if not buffer:
+            buffer.append(self._lex())
+        if buffer[0].kind is kind:
+            self.last_end = buffer.pop(0).end
             return True
         return False
+
+    def skip_space(self) -> None:
+        """Move past whitespace and comments (when no token is lexed ahead)."""
+        if not self._buffer:
+            m = _SPACE.match(self.text, self.pos)
+            if m:
+                self.pos = m.end()
+
+    @property
+    def buffered(self) -> bool:
+        """Whether tokens were lexed ahead (then `pos` is past the current token)."""
+        return bool(self._buffer)
+
+    def skip_to(self, pos: int) -> None:
+        """Continue lexing at `pos` (a fast path consumed the text before it)."""
+        self._buffer.clear()
+        self.pos = self.last_end = pos
 
     def span(self, tok: Token) -> Span:
         return Span(self.text, tok.start, max(1, tok.end - tok.start), self.filename)
@@ -190,6 +231,29 @@ class Lexer:
         m = _SPACE.match(text, self.pos)
         if m:
             self.pos = m.end()
+        # The common tokens (identifiers, names, attribute names, punctuation) in one match.
+        m = _COMMON.match(text, self.pos)
+        if m is not None:
+            word = m.group(1)
+            if word is None:
+                end = m.end()
+                self.pos = end
+                return Token(_PUNCT[text[end - 1]], end - 1, end)
+            suffix = m.group(2)
+            start = m.start(1)
+            if suffix:
+                end = m.end()
+                self.pos = end
+                return Token(Tok.NAME if suffix == ":" else Tok.ATTRIBUTE_NAME, start, end, word)
+            fixed = _WORD_KINDS.get(word)
+            if fixed is not None:
+                end = m.end()
+                self.pos = end
+                return Token(fixed[0], start, end, word, fixed[1])  # type: ignore[arg-type]
+            if word != "nan" and not (word[0] in "bf" and word.endswith("-")):
+                end = m.end()
+                self.pos = end
+                return Token(Tok.IDENT, start, end, word)
         start = self.pos
         if start >= len(text):
             return Token(Tok.EOF, start, start)
@@ -244,9 +308,10 @@ class Lexer:
             return self._nan(start, end, negative=False)
         if word in KEYWORDS:
             return self._tok(Tok.KEYWORD, start, end, word)
-        m = _DIM_LABELS.match(text, start)
-        if m:
-            return self._tok(Tok.DIM_LABELS, start, m.end(), m.group())
+        if word[0] in "bf" and word.endswith("-"):  # could be dim labels like b01f_01io->b01f
+            m = _DIM_LABELS.match(text, start)
+            if m:
+                return self._tok(Tok.DIM_LABELS, start, m.end(), m.group())
         return self._tok(Tok.IDENT, start, end, word)
 
     def _nan(self, start: int, end: int, negative: bool) -> Token:
@@ -322,8 +387,13 @@ def c_unescape(raw: str) -> str:
     return out.decode("utf-8", errors="surrogateescape")
 
 
+_NEEDS_ESCAPE = re.compile(r"[^ -~]|[\"'\\]")
+
+
 def c_escape(s: str) -> str:
     """absl::CEscape, as XLA's printer uses it for strings in attributes."""
+    if _NEEDS_ESCAPE.search(s) is None:
+        return s
     out = []
     for ch in s.encode("utf-8", errors="surrogateescape"):
         c = chr(ch)

@@ -3,6 +3,9 @@ its printer (ShapeUtil::HumanStringWithLayout, Layout::Print) writes it."""
 
 from __future__ import annotations
 
+import re
+
+from .. import dtypes
 from ..dtypes import PrimitiveType
 from ..errors import ParseError, ShapeError
 from ..layout import COMBINE_DIMENSION, DimLevelType, Layout, SplitConfig, Tile, default_layout
@@ -10,6 +13,12 @@ from ..shape import UNBOUNDED, Shape
 from .lexer import Lexer, Tok, Token
 
 _TUPLE_INDEX_INTERVAL = 5  # XLA marks every 5th tuple element with /*index=N*/
+
+# An array shape written without spaces, with a layout that holds no nested braces.
+_SIMPLE_SHAPE = re.compile(r"[a-z][a-z0-9]*\[[0-9,<=?]*\](\{(?=[0-9:])[^{}\s]*\})?")
+_BRACE_NEXT = re.compile(r"\s*\{")
+_SHAPE_START = re.compile(r"([a-z][a-z0-9]*)(?![a-z0-9_.\-])")
+_SHAPE_CACHE: dict[tuple[str, bool], Shape] = {}
 
 
 # -- printing -------------------------------------------------------------------------------
@@ -63,10 +72,10 @@ def print_shape(shape: Shape, print_layout_: bool = True) -> str:
     if shape.is_tuple:
         if not shape.tuple_shapes:
             return "()"
-        out = ["(", print_shape(shape.tuple_shapes[0], print_layout_)]
+        out = ["(", shape.tuple_shapes[0].to_string(print_layout_)]
         for i, s in enumerate(shape.tuple_shapes[1:], start=1):
             out.append(f", /*index={i}*/" if i % _TUPLE_INDEX_INTERVAL == 0 else ", ")
-            out.append(print_shape(s, print_layout_))
+            out.append(s.to_string(print_layout_))
         out.append(")")
         return "".join(out)
     if shape.is_buffer:
@@ -91,7 +100,7 @@ def parse_shape(text: str, filename: str = "<shape>") -> Shape:
     lexer = Lexer(text, filename)
     shape = ShapeReader(lexer).shape()
     if not lexer.at(Tok.EOF):
-        raise lexer.error(f"expected the end of the shape, found {_describe(lexer.peek())}")
+        raise lexer.error(f"expected the end of the shape, found {describe_token(lexer.peek())}")
     return shape
 
 
@@ -99,27 +108,51 @@ def parse_layout(text: str, filename: str = "<layout>") -> Layout:
     lexer = Lexer(text, filename)
     layout = ShapeReader(lexer).layout()
     if not lexer.at(Tok.EOF):
-        raise lexer.error(f"expected the end of the layout, found {_describe(lexer.peek())}")
+        raise lexer.error(f"expected the end of the layout, found {describe_token(lexer.peek())}")
     return layout
 
 
-def _describe(tok: Token) -> str:
+def describe_token(tok: Token) -> str:
     if tok.kind is Tok.EOF:
         return "the end of input"
     return f"'{tok.text}'" if tok.text else tok.kind.value
 
 
+def shape_from_text(text: str, fill_missing_layouts: bool = True) -> Shape | None:
+    """The shape a simple shape text (no spaces) stands for, from the cache or parsed once;
+    None when the text is not a valid shape."""
+    key = (text, fill_missing_layouts)
+    cached = _SHAPE_CACHE.get(key)
+    if cached is None:
+        try:
+            cached = ShapeReader(Lexer(text), fill_missing_layouts).shape()
+        except ParseError:
+            return None
+    return cached
+
+
 class ShapeReader:
     """Reads shapes and layouts from a lexer; the module parser uses it too."""
 
-    def __init__(self, lexer: Lexer, fill_missing_layouts: bool = True) -> None:
+    def __init__(self, lexer: Lexer, fill_missing_layouts: bool = True, max_depth: int = 8192) -> None:
         self.lex = lexer
         self.fill_missing_layouts = fill_missing_layouts
+        self.max_depth = max_depth
+        self.depth = 0
+
+    def enter(self) -> None:
+        """One level deeper into nested text (tuples, nested instructions, literals)."""
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise self.lex.error(f"maximum recursion depth exceeded ({self.max_depth})")
+
+    def leave(self) -> None:
+        self.depth -= 1
 
     def expect(self, kind: Tok, what: str) -> Token:
         tok = self.lex.peek()
         if tok.kind is not kind:
-            raise self.lex.error(f"expected {what}, found {_describe(tok)}")
+            raise self.lex.error(f"expected {what}, found {describe_token(tok)}")
         return self.lex.next()
 
     def int64(self, what: str = "an integer") -> int:
@@ -130,17 +163,52 @@ class ShapeReader:
         return tok.value
 
     def can_be_shape(self) -> bool:
-        return self.lex.at(Tok.PRIMITIVE_TYPE, Tok.LPAREN) or self._at_buffer()
+        lex = self.lex
+        lex.skip_space()
+        if not lex.buffered:
+            m = _SHAPE_START.match(lex.text, lex.pos)
+            if m is not None and m.group(1) is not None:
+                ptype = dtypes.from_text(m.group(1))
+                return ptype is not None and ptype not in (PrimitiveType.TUPLE, PrimitiveType.BUFFER)
+        return lex.at(Tok.PRIMITIVE_TYPE, Tok.LPAREN) or self._at_buffer()
 
     def _at_buffer(self) -> bool:
         tok = self.lex.peek()
         return tok.kind is Tok.IDENT and tok.text == "b" and self.lex.lookahead().kind is Tok.LPAREN
 
     def shape(self) -> Shape:
+        """A shape; array shapes written without spaces are looked up in a cache by their text
+        (real modules repeat a few shapes many times)."""
+        lex = self.lex
+        lex.skip_space()
+        if lex.buffered:
+            tok = lex.peek()
+            if tok.kind is not Tok.PRIMITIVE_TYPE:
+                return self._shape()
+            start = tok.start
+        else:
+            start = lex.pos
+        m = _SIMPLE_SHAPE.match(lex.text, start)
+        if m is None or (not m.group(1) and _BRACE_NEXT.match(lex.text, m.end())):
+            return self._shape()
+        key = (m.group(), self.fill_missing_layouts)
+        cached = _SHAPE_CACHE.get(key)
+        if cached is not None:
+            lex.skip_to(m.end())
+            return cached
+        shape = self._shape()
+        if lex.last_end == m.end():
+            if len(_SHAPE_CACHE) > 50_000:
+                _SHAPE_CACHE.clear()
+            _SHAPE_CACHE[key] = shape
+        return shape
+
+    def _shape(self) -> Shape:
         lex = self.lex
         start = lex.peek()
         if lex.at(Tok.LPAREN):
             lex.next()
+            self.enter()
             elements: list[Shape] = []
             if not lex.at(Tok.RPAREN):
                 elements.append(self.shape())
@@ -148,6 +216,7 @@ class ShapeReader:
                     lex.next()
                     elements.append(self.shape())
             self.expect(Tok.RPAREN, "')' at the end of the tuple shape")
+            self.leave()
             return Shape.make_tuple(elements)
         if self._at_buffer():
             lex.next()
@@ -159,7 +228,7 @@ class ShapeReader:
             return Shape.buffer(inner)
         tok = lex.peek()
         if tok.kind is not Tok.PRIMITIVE_TYPE:
-            raise lex.error(f"expected a primitive type, found {_describe(tok)}")
+            raise lex.error(f"expected a primitive type, found {describe_token(tok)}")
         lex.next()
         ptype = tok.value
         assert isinstance(ptype, PrimitiveType)
@@ -269,7 +338,7 @@ class ShapeReader:
             raise lex.error(
                 "expected '}' to end the layout, or one of the layout fields "
                 f"D(...) T(...) L(n) #(type) *(type) E(n) S(n) SC(...) P(shape) M(n) in this order; "
-                f"found {_describe(lex.peek())}"
+                f"found {describe_token(lex.peek())}"
             )
         lex.next()
         return Layout(tuple(m2m), **fields)  # type: ignore[arg-type]

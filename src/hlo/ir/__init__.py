@@ -1,0 +1,1 @@
+"""The HLO IR: modules, computations and instructions as frozen values."""

@@ -1,0 +1,60 @@
+"""HloInstruction as a frozen value: name, opcode, result shape, operand names, the op's own typed
+attributes (`attrs`, keyed by their text names) and the attributes every instruction may carry.
+Change one with `replace()`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..errors import Span
+from ..shape import Shape
+from .frozen import FrozenDict
+from .metadata import OpMetadata, OriginalValue, ResultAccuracy, Statistics
+from .opcode import Opcode
+
+EMPTY: FrozenDict[str, Any] = FrozenDict()
+
+
+@dataclass(frozen=True)
+class Instruction:
+    name: str
+    opcode: Opcode
+    shape: Shape
+    operands: tuple[str, ...] = ()
+    attrs: FrozenDict[str, Any] = EMPTY
+    # Attributes any instruction may carry, printed after the op's own, in this order.
+    sharding: Any = None  # hlo.ir.sharding.Sharding
+    frontend_attributes: FrozenDict[str, str] = EMPTY
+    control_predecessors: tuple[str, ...] = ()
+    statistics: Statistics | None = None
+    result_accuracy: ResultAccuracy | None = None
+    original_value: OriginalValue | None = None
+    metadata: OpMetadata | None = None
+    backend_config: str | None = None
+    parameter_replication: tuple[bool, ...] | None = None
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+    def replace(self, **changes: Any) -> Instruction:
+        if "attrs" in changes and not isinstance(changes["attrs"], FrozenDict):
+            changes["attrs"] = FrozenDict(changes["attrs"])
+        return replace(self, **changes)
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        """The op attribute `name` (as written in text: 'dimensions', 'to_apply', ...)."""
+        return self.attrs.get(name, default)
+
+    def with_attr(self, name: str, value: Any) -> Instruction:
+        return replace(self, attrs=self.attrs.set(name, value))
+
+    @property
+    def called_computations(self) -> tuple[str, ...]:
+        """Names of the computations this instruction calls, in attribute order."""
+        from ..ops.registry import called_computation_names
+
+        return called_computation_names(self)
+
+    def __str__(self) -> str:
+        from ..text.printer import print_instruction
+
+        return print_instruction(self)

@@ -1,0 +1,17 @@
+"""Imports every op family so that each registers its ops."""
+
+from . import (  # noqa: F401
+    collectives,
+    control_flow,
+    convolution,
+    custom_call,
+    dot,
+    elementwise,
+    gather_scatter,
+    io,
+    linalg,
+    reduce,
+    rng,
+    shape_ops,
+    tuple_ops,
+)

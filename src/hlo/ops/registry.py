@@ -1,0 +1,176 @@
+"""The op registry: for every opcode, its attribute schema (with the codec of each attribute),
+its operand-count rule, its parse-time checks, its shape rule and its kernel. The parser, printer,
+verifier, builder and engine know no op by name; they ask here. Each op family's module
+(`hlo.ops.<family>`) registers its ops with `define` and the decorators."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ir.instruction import Instruction
+from ..ir.opcode import Opcode
+from ..shape import Shape
+from ..text.attr_codecs import Codec
+
+_NO_DEFAULT: Any = object()
+
+
+@dataclass(frozen=True)
+class OpContext:
+    """What an attribute's default, required or printed rule may look at."""
+
+    opcode: Opcode
+    operand_shapes: tuple[Shape, ...]
+    shape: Shape | None = None
+
+
+Rule = Callable[[OpContext], Any]
+
+
+@dataclass(frozen=True)
+class ShapeContext:
+    """What a shape rule sees: the op, its operands' shapes and attributes, and the program shape
+    (parameter shapes, result shape) of any computation it calls."""
+
+    opcode: Opcode
+    operands: tuple[Shape, ...]
+    attrs: Mapping[str, Any]
+    program_shape: Callable[[str], tuple[tuple[Shape, ...], Shape]]
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        return self.attrs.get(name, default)
+
+
+@dataclass(frozen=True)
+class AttrSpec:
+    """One attribute of an op, as it appears in text (`name=value`).
+
+    `required` may depend on the operands (broadcast's dimensions); `default` (a value or a rule
+    of the context) is stored when the text leaves the attribute out; `printed` decides whether
+    the printer writes it (XLA leaves out default values), by default when it is not None."""
+
+    name: str
+    codec: Codec
+    required: bool | Callable[[OpContext], bool] = False
+    default: Any = _NO_DEFAULT
+    printed: Callable[[Any, OpContext], bool] | None = None
+
+    def is_required(self, ctx: OpContext) -> bool:
+        return self.required(ctx) if callable(self.required) else self.required
+
+    def default_value(self, ctx: OpContext) -> Any:
+        if self.default is _NO_DEFAULT:
+            return None
+        return self.default(ctx) if callable(self.default) else self.default
+
+    def should_print(self, value: Any, ctx: OpContext) -> bool:
+        if value is None:
+            return False
+        return self.printed(value, ctx) if self.printed is not None else True
+
+
+def unless(default: Any) -> Callable[[Any, OpContext], bool]:
+    """A `printed` rule: print unless the value equals `default`."""
+    return lambda value, ctx: value != default
+
+
+def if_true(value: Any, ctx: OpContext) -> bool:
+    return bool(value)
+
+
+def if_nonempty(value: Any, ctx: OpContext) -> bool:
+    return len(value) > 0
+
+
+@dataclass
+class OpSpec:
+    opcode: Opcode
+    attrs: tuple[AttrSpec, ...] = ()
+    # Checked after parsing an instruction of this op: raises an error message (str) or None.
+    check: Callable[[Instruction, tuple[Shape, ...]], str | None] | None = None
+    shape_rule: Callable[..., Shape] | None = None
+    kernel: Callable[..., Any] | None = None
+    accepts_result_accuracy: bool = False
+    # Applied to each parsed instruction of this op (normalizations XLA makes when it builds one).
+    finish: Callable[[Instruction], Instruction] | None = None
+    # The order of called computations when it differs from the attribute order (while: body
+    # first, as XLA's called_computations()).
+    callee_order: tuple[str, ...] = ()
+    # Operand count: the opcode table's arity unless an op says otherwise (None: any number).
+    arity: int | None = -1
+    by_name: dict[str, AttrSpec] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.by_name = {a.name: a for a in self.attrs}
+        if self.arity == -1:
+            self.arity = self.opcode.arity
+
+
+REGISTRY: dict[Opcode, OpSpec] = {}
+
+
+def define(
+    opcode: Opcode,
+    *attrs: AttrSpec,
+    check: Callable[[Instruction, tuple[Shape, ...]], str | None] | None = None,
+    arity: int | None = -1,
+    callee_order: tuple[str, ...] = (),
+) -> OpSpec:
+    """Register an op's attribute schema (in XLA's printing order)."""
+    if opcode in REGISTRY:
+        raise ValueError(f"{opcode.text} is defined twice")
+    spec = OpSpec(opcode, attrs, check, arity=arity, callee_order=callee_order)
+    REGISTRY[opcode] = spec
+    return spec
+
+
+def shape_rule(*opcodes: Opcode) -> Callable[[Callable[..., Shape]], Callable[..., Shape]]:
+    """Decorator: the function computes the result shape of these ops."""
+
+    def register(fn: Callable[..., Shape]) -> Callable[..., Shape]:
+        for op in opcodes:
+            REGISTRY[op].shape_rule = fn
+        return fn
+
+    return register
+
+
+def kernel(*opcodes: Opcode) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: the function runs these ops on NumPy values."""
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for op in opcodes:
+            REGISTRY[op].kernel = fn
+        return fn
+
+    return register
+
+
+def spec(opcode: Opcode) -> OpSpec:
+    _load()
+    return REGISTRY[opcode]
+
+
+def called_computation_names(instr: Instruction) -> tuple[str, ...]:
+    """Computations an instruction calls, in attribute order."""
+    op = spec(instr.opcode)
+    attrs = op.callee_order or tuple(a.name for a in op.attrs if a.codec.calls_computations)
+    names: list[str] = []
+    for name in attrs:
+        if name in instr.attrs:
+            value = instr.attrs[name]
+            names.extend(value if isinstance(value, tuple) else (value,))
+    return tuple(names)
+
+
+_loaded = False
+
+
+def _load() -> None:
+    """Import every op family so the registry is complete."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from . import families  # noqa: F401

@@ -1,0 +1,177 @@
+"""Literal text, both directions, as XLA writes and reads it: the one-line form inside
+`constant(...)` (spec: notes/xla_printer.md §7, notes/xla_parser.md §11) and the form with
+shapes of custom-call `literal=` (printer §7.4, parser §11.6).
+
+The dense-array reader lives in literal_dense.py, element text in literal_format.py and value
+storage (range checks, NaN payloads) in literal_values.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..dtypes import PrimitiveType
+from ..errors import ParseError
+from ..literal import Literal
+from ..shape import UNBOUNDED, Shape
+from .lexer import Tok
+from .literal_dense import SoftErrors, parse_dense
+from .literal_format import format_element, format_elements
+from .reader import TextReader
+from .shape_codec import print_shape
+
+__all__ = [
+    "format_element",
+    "parse_literal",
+    "parse_untyped_literal",
+    "print_constant_operand",
+    "print_literal",
+]
+
+_MAX_INLINE_ELEMENTS = 10  # XLA prints a constant's values only up to this many elements
+
+
+# -- printing -------------------------------------------------------------------------------
+def print_literal(lit: Literal, with_shape: bool = False) -> str:
+    """XLA's Literal::PrintWithoutShapeOneline, or with `with_shape` PrintWithLayoutOneline
+    (each array preceded by its shape and layout, as custom-call `literal=` prints it)."""
+    if lit.is_tuple:
+        return "( " + ", ".join(print_literal(e, with_shape) for e in lit.elements) + " )"
+    prefix = print_shape(lit.shape, True) + " " if with_shape else ""
+    if lit.is_elided:
+        return prefix + "{...}"
+    return prefix + _dense_text(lit.array, lit.element_type)
+
+
+def print_constant_operand(lit: Literal, print_large_constants: bool) -> str:
+    """What `constant(...)` holds: the values of arrays of at most 10 elements, or of anything
+    with `print_large_constants`; `{...}` otherwise (so every tuple constant by default)."""
+    small = lit.shape.is_array and lit.shape.element_count <= _MAX_INLINE_ELEMENTS
+    if lit.is_elided or not (small or print_large_constants):
+        return "{...}"
+    return print_literal(lit)
+
+
+def _dense_text(array: np.ndarray, ptype: PrimitiveType) -> str:
+    """Braces and spacing of printer §7.2, built level by level from the innermost rows."""
+    dims = array.shape
+    rank = len(dims)
+    if rank == 0:
+        return format_element(array[()], ptype)
+
+    def open_(level: int, group: int) -> str:
+        if rank == 1:
+            return "{"
+        if level == rank - 1:
+            return "{ " if dims[level] > 1 else "{"
+        space = " " if dims[level] > 0 else ""
+        if rank > 3 and level > 0:  # index comments past rank 3: /*i<dim>=<index>*/
+            return f"{{ /*i{level - 1}={group % dims[level - 1]}*/{space}"
+        return "{ "
+
+    def close(level: int) -> str:
+        if rank == 1 or (level == rank - 1 and dims[level] <= 1):
+            return "}"
+        return " }"
+
+    if 0 in dims:  # nothing below the first empty dimension: its sub-arrays are all empty
+        zero = dims.index(0)
+        items = [open_(zero, g) + close(zero) for g in range(math.prod(dims[:zero]))]
+        level = zero - 1
+    else:
+        items = format_elements(array, ptype)
+        level = rank - 1
+    while level >= 0:
+        d = dims[level]
+        items = [
+            open_(level, g) + ", ".join(items[g * d : (g + 1) * d]) + close(level)
+            for g in range(math.prod(dims[:level]))
+        ]
+        level -= 1
+    return items[0]
+
+
+# -- parsing --------------------------------------------------------------------------------
+def parse_literal(r: TextReader, shape: Shape) -> Literal:
+    """The literal of `constant(...)`, read against its declared shape (parser §11.1); the
+    reader stands at the literal. Dynamic dimensions are read at their bounds and the literal's
+    shape is static, as in XLA."""
+    parser = _LiteralParser(r)
+    try:
+        return parser.typed(shape)
+    except ParseError as e:
+        raise parser.soft.first_of(e) from None
+
+
+def parse_untyped_literal(r: TextReader) -> Literal:
+    """The custom-call `literal=` form: `shape value`, or a tuple `( lit, lit ... )` (§11.6)."""
+    parser = _LiteralParser(r)
+    try:
+        return parser.untyped()
+    except ParseError as e:
+        raise parser.soft.first_of(e) from None
+
+
+class _LiteralParser:
+    """Tuples and dispatch; `soft` keeps the errors XLA records but parses past."""
+
+    def __init__(self, r: TextReader) -> None:
+        self.r = r
+        self.soft = SoftErrors()
+
+    def typed(self, shape: Shape) -> Literal:
+        if shape.is_tuple:
+            return self.tuple(shape)
+        if not shape.is_array:
+            raise self.r.error(f"a literal holds arrays or tuples, not {shape}")
+        if UNBOUNDED in shape.dimensions:
+            raise self.r.error(f"a constant cannot have the unbounded shape {shape}")
+        static = shape.replace(dynamic_dimensions=(False,) * len(shape.dimensions))
+        values = parse_dense(self.r, static, self.soft)
+        return Literal(static, values)
+
+    def tuple(self, shape: Shape) -> Literal:
+        r = self.r
+        r.enter()
+        try:
+            return self._tuple_body(shape)
+        finally:
+            r.leave()
+
+    def _tuple_body(self, shape: Shape) -> Literal:
+        r, lex = self.r, self.r.lex
+        if not lex.at(Tok.LPAREN):
+            raise r.error("expects '(' in front of tuple elements")
+        lex.next()
+        count = len(shape.tuple_shapes)
+        if lex.at(Tok.RPAREN):
+            # XLA keeps default (empty tuple) elements: `()` for (f32[], s32[]) is ((), ()).
+            elements = [Literal.make_tuple(()) for _ in range(count)]
+        else:
+            elements = []
+            for i, element_shape in enumerate(shape.tuple_shapes):
+                if i > 0 and not lex.eat(Tok.COMMA):
+                    self.soft.record(r.error("expects ',' to separate tuple elements"))
+                elements.append(self.typed(element_shape))
+        if not lex.at(Tok.RPAREN):
+            raise r.error(f"expects ')' at the end of the tuple with {count}elements")
+        lex.next()
+        return Literal.make_tuple(elements)
+
+    def untyped(self) -> Literal:
+        r, lex = self.r, self.r.lex
+        r.enter()
+        try:
+            if not lex.eat(Tok.LPAREN):
+                return self.typed(r.shape())
+            elements = []
+            while not lex.at(Tok.RPAREN):
+                elements.append(self.untyped())
+                if not lex.at(Tok.RPAREN) and not lex.eat(Tok.COMMA):
+                    self.soft.record(r.error("expects ',' to separate tuple elements"))
+            lex.next()
+            return Literal.make_tuple(elements)
+        finally:
+            r.leave()
