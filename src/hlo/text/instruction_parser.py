@@ -316,12 +316,18 @@ class InstructionParser:
                 return operand
         except HloError as e:
             named_error = e
+        after_name = lex.peek()  # where a known name was not followed by ',' or ')'
         lex.reset(state)
         try:
             nested = self.rhs(scope, None, start, allow_attributes=False)
         except HloError as e:
             if named_error is not None and start.kind in (Tok.NAME, Tok.IDENT):
                 raise named_error from None
+            if start.kind in (Tok.NAME, Tok.IDENT) and start.text in scope.lookup:
+                raise self.r.error(
+                    f"expected ',' or ')' after operand {start.text}, found {describe_token(after_name)}",
+                    after_name,
+                ) from None
             raise e from None
         return Operand(nested.name, None, start.start)
 
