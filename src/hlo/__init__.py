@@ -1,6 +1,8 @@
 """hlo: XLA's HLO in Python: shapes, layouts and physical memory, the HLO text format, every
 operation's shape rule, and an engine that runs HLO modules on NumPy."""
 
+from . import ops
+from .builder import XlaBuilder, XlaComputation, XlaOp
 from .dtypes import PrimitiveType
 from .errors import CollectiveError, EvalError, HloError, ParseError, ShapeError, VerifyError
 from .ir.computation import Computation
@@ -41,10 +43,14 @@ __all__ = [
     "SplitConfig",
     "Tile",
     "VerifyError",
+    "XlaBuilder",
+    "XlaComputation",
+    "XlaOp",
     "byte_size",
     "from_physical",
     "linear_index",
     "multi_index",
+    "ops",
     "parse_layout",
     "parse_module",
     "parse_shape",

@@ -6,7 +6,7 @@ caret under the place; shape errors name the op, the operand and the rule with t
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Span(NamedTuple):
@@ -62,7 +62,12 @@ class ShapeError(HloError):
 
 
 class VerifyError(HloError):
-    """A module that breaks a structural or shape rule."""
+    """A module that breaks a structural or shape rule; `instruction` is the one at fault, if
+    the rule is about one instruction."""
+
+    def __init__(self, message: str, span: Span | None = None, instruction: Any = None) -> None:
+        super().__init__(message, span)
+        self.instruction = instruction
 
 
 class EvalError(HloError):

@@ -1,53 +1,195 @@
-"""Elementwise ops: unary, binary and ternary arithmetic, comparison and conversions."""
+"""Elementwise ops (page 003: element-wise unary functions, element-wise binary arithmetic
+operations, element-wise comparison operations): the element types each accepts, one shape rule
+per family and the XlaBuilder functions, all generated from tables. Select, clamp and the
+conversions live in ternary.py and convert.py (imported at the bottom)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
 from ..ir.attrs import ComparisonDirection, ComparisonType
+from ..ir.metadata import ResultAccuracy
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from ..text.attr_codecs import INT, EnumCodec
-from .registry import AttrSpec, OpContext, ShapeContext, define, shape_rule
+from ..text.attr_codecs import EnumCodec
+from .array_rules import dims_compatible, int_tuple, require_ops
+from .broadcasting import elementwise_binary
+from .registry import BUILDERS, AttrSpec, OpContext, ShapeContext, builder_function, define, shape_rule
+from .rule_helpers import array_operand, builder_of
+from .shape_ops import add_broadcast_sequence, broadcast_in_dim
+
+if TYPE_CHECKING:
+    from ..builder import XlaOp
 
 Op = Opcode
+P = PrimitiveType
 
-# Unary ops that take an optional result_accuracy= (transcendental functions).
+
+@dataclass(frozen=True)
+class Types:
+    """The element types an op accepts, and how a message names them."""
+
+    text: str
+    accepts: Callable[[PrimitiveType], bool]
+
+
+ANY = Types("an array of any element type", lambda t: True)
+FLOAT = Types("floating point", lambda t: t.is_floating_point)
+FLOAT_OR_COMPLEX = Types("floating point or complex", lambda t: t.is_floating_point or t.is_complex)
+INTEGRAL = Types("an integer type", lambda t: t.is_integral)
+PRED_OR_INTEGRAL = Types("pred or an integer type", lambda t: t is P.PRED or t.is_integral)
+ARITHMETIC = Types("an integer, floating-point or complex type", lambda t: t is not P.PRED)
+SIGNED = Types(  # XLA's ElementIsSigned (floats count as signed), or complex
+    "a signed integer, floating-point or complex type",
+    lambda t: t.is_signed_integral or t.is_floating_point or t.is_complex,
+)
+
+
+# -- unary ops --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Unary:
+    name: str  # the builder function (page 003)
+    opcode: Opcode
+    types: Types
+    result: str = "same"  # "same"; "real": complex gives its component type; "pred"
+
+
+UNARY = (
+    Unary("Abs", Op.ABS, SIGNED, "real"),
+    Unary("Acos", Op.ACOS, FLOAT_OR_COMPLEX),
+    Unary("Acosh", Op.ACOSH, FLOAT_OR_COMPLEX),
+    Unary("Asin", Op.ASIN, FLOAT_OR_COMPLEX),
+    Unary("Asinh", Op.ASINH, FLOAT_OR_COMPLEX),
+    Unary("Atanh", Op.ATANH, FLOAT_OR_COMPLEX),
+    Unary("Cbrt", Op.CBRT, FLOAT),  # no complex cbrt in XLA's backends
+    Unary("Ceil", Op.CEIL, FLOAT),
+    Unary("Clz", Op.CLZ, INTEGRAL),
+    Unary("Cos", Op.COS, FLOAT_OR_COMPLEX),
+    Unary("Cosh", Op.COSH, FLOAT_OR_COMPLEX),
+    Unary("Erf", Op.ERF, FLOAT),
+    Unary("Exp", Op.EXP, FLOAT_OR_COMPLEX),
+    Unary("Expm1", Op.EXPM1, FLOAT_OR_COMPLEX),
+    Unary("Floor", Op.FLOOR, FLOAT),
+    Unary("Imag", Op.IMAG, FLOAT_OR_COMPLEX, "real"),
+    Unary("IsFinite", Op.IS_FINITE, FLOAT, "pred"),
+    Unary("Log", Op.LOG, FLOAT_OR_COMPLEX),
+    Unary("Log1p", Op.LOG1P, FLOAT_OR_COMPLEX),
+    Unary("Logistic", Op.LOGISTIC, FLOAT_OR_COMPLEX),
+    Unary("Neg", Op.NEGATE, ARITHMETIC),
+    Unary("Not", Op.NOT, PRED_OR_INTEGRAL),
+    Unary("PopulationCount", Op.POPULATION_COUNT, INTEGRAL),
+    Unary("Real", Op.REAL, FLOAT_OR_COMPLEX, "real"),
+    Unary("Round", Op.ROUND_NEAREST_AFZ, FLOAT),
+    Unary("RoundNearestEven", Op.ROUND_NEAREST_EVEN, FLOAT),
+    Unary("Rsqrt", Op.RSQRT, FLOAT_OR_COMPLEX),
+    Unary("Sign", Op.SIGN, SIGNED),
+    Unary("Sin", Op.SIN, FLOAT_OR_COMPLEX),
+    Unary("Sinh", Op.SINH, FLOAT_OR_COMPLEX),
+    Unary("Sqrt", Op.SQRT, FLOAT_OR_COMPLEX),
+    Unary("Tan", Op.TAN, FLOAT_OR_COMPLEX),
+    Unary("Tanh", Op.TANH, FLOAT_OR_COMPLEX),
+)
+UNARY_BY_OPCODE = {u.opcode: u for u in UNARY}
+# Unary ops that take an optional result_accuracy= (the transcendental functions).
 UNARY_WITH_ACCURACY = (
     Op.ACOS, Op.ACOSH, Op.ASIN, Op.ASINH, Op.ATANH, Op.CBRT, Op.COS, Op.COSH, Op.ERF, Op.EXP, Op.EXPM1,
     Op.LOG, Op.LOG1P, Op.LOGISTIC, Op.RSQRT, Op.SIN, Op.SINH, Op.SQRT, Op.TAN, Op.TANH,
 )  # fmt: skip
-UNARY = (
-    Op.ABS, Op.CEIL, Op.CLZ, Op.FLOOR, Op.IMAG, Op.IS_FINITE, Op.NEGATE, Op.NOT, Op.POPULATION_COUNT,
-    Op.REAL, Op.ROUND_NEAREST_AFZ, Op.ROUND_NEAREST_EVEN, Op.SIGN,
-)  # fmt: skip
+
+for _u in UNARY:
+    define(_u.opcode).accepts_result_accuracy = _u.opcode in UNARY_WITH_ACCURACY
+
+
+@shape_rule(*UNARY_BY_OPCODE)
+def unary_shape(ctx: ShapeContext) -> Shape:
+    row = UNARY_BY_OPCODE[ctx.opcode]
+    s = array_operand(ctx, 0)
+    et = s.element_type
+    if not row.types.accepts(et):
+        raise ShapeError(f"operand 0 must be {row.types.text}: found {s}")
+    if row.result == "pred":
+        return s.with_element_type(P.PRED)
+    if row.result == "real" and et.is_complex:
+        return s.with_element_type(et.complex_component_type)
+    return s
+
+
+def _unary_builder(row: Unary) -> Callable[..., XlaOp]:
+    if row.opcode in UNARY_WITH_ACCURACY:
+
+        def unary(operand: XlaOp, result_accuracy: ResultAccuracy | None = None) -> XlaOp:
+            generic: dict[str, Any] = {} if result_accuracy is None else {"result_accuracy": result_accuracy}
+            return builder_of(row.name, operand).add(row.name, row.opcode, (operand,), **generic)
+
+    else:
+
+        def unary(operand: XlaOp) -> XlaOp:  # type: ignore[misc]
+            return builder_of(row.name, operand).add(row.name, row.opcode, (operand,))
+
+    unary.__name__ = unary.__qualname__ = row.name
+    unary.__doc__ = (
+        f"Element-wise `{row.opcode.text}` of an array of {row.types.text} (page 003, {row.name})."
+    )
+    return unary
+
+
+for _u in UNARY:
+    builder_function(_unary_builder(_u))
+
+
+# -- binary ops -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Binary:
+    name: str
+    opcode: Opcode
+    types: Types  # checked on operand 0; operand 1 must have its type (floats may mix precision)
+
+
 BINARY = (
-    Op.ADD, Op.ATAN2, Op.COMPLEX, Op.DIVIDE, Op.MAXIMUM, Op.MINIMUM, Op.MULHI, Op.MULTIPLY, Op.POWER,
-    Op.REMAINDER, Op.SUBTRACT, Op.AND, Op.OR, Op.XOR, Op.SHIFT_LEFT, Op.SHIFT_RIGHT_ARITHMETIC,
-    Op.SHIFT_RIGHT_LOGICAL,
-)  # fmt: skip
-TERNARY = (Op.CLAMP, Op.SELECT)
+    Binary("Add", Op.ADD, ANY),
+    Binary("Sub", Op.SUBTRACT, ARITHMETIC),
+    Binary("Mul", Op.MULTIPLY, ANY),
+    Binary("Div", Op.DIVIDE, ARITHMETIC),
+    Binary("Rem", Op.REMAINDER, ARITHMETIC),
+    Binary("Pow", Op.POWER, ARITHMETIC),
+    Binary("Max", Op.MAXIMUM, ANY),
+    Binary("Min", Op.MINIMUM, ANY),
+    Binary("Mulhi", Op.MULHI, ANY),
+    Binary("Atan2", Op.ATAN2, FLOAT_OR_COMPLEX),
+    Binary("Complex", Op.COMPLEX, FLOAT),
+    Binary("And", Op.AND, PRED_OR_INTEGRAL),
+    Binary("Or", Op.OR, PRED_OR_INTEGRAL),
+    Binary("Xor", Op.XOR, PRED_OR_INTEGRAL),
+    # XLA's shape inference only refuses pred here; its backends shift integers only.
+    Binary("ShiftLeft", Op.SHIFT_LEFT, INTEGRAL),
+    Binary("ShiftRightArithmetic", Op.SHIFT_RIGHT_ARITHMETIC, INTEGRAL),
+    Binary("ShiftRightLogical", Op.SHIFT_RIGHT_LOGICAL, INTEGRAL),
+)
+BINARY_BY_OPCODE = {b.opcode: b for b in BINARY}
+COMPLEX_OF = {(P.F32, P.F32): P.C64, (P.F64, P.F64): P.C128}
 
-for op in UNARY_WITH_ACCURACY:
-    define(op).accepts_result_accuracy = True
-for op in UNARY + BINARY + TERNARY + (Op.CONVERT, Op.BITCAST_CONVERT, Op.STOCHASTIC_CONVERT):
-    define(op)
-
-
-def default_comparison_type(ctx: OpContext) -> ComparisonType:
-    """FLOAT for floats and complex, SIGNED for signed ints, UNSIGNED for unsigned and pred."""
-    if not ctx.operand_shapes:
-        return ComparisonType.FLOAT
-    return comparison_type_for(ctx.operand_shapes[0])
+for _b in BINARY:
+    define(_b.opcode)
 
 
 def comparison_type_for(shape: Shape) -> ComparisonType:
+    """FLOAT for floats and complex, SIGNED for signed ints, UNSIGNED for unsigned and pred."""
     et = shape.element_type
     if et.is_floating_point or et.is_complex:
         return ComparisonType.FLOAT
     if et.is_signed_integral:
         return ComparisonType.SIGNED
     return ComparisonType.UNSIGNED
+
+
+def default_comparison_type(ctx: OpContext) -> ComparisonType:
+    if not ctx.operand_shapes or not ctx.operand_shapes[0].is_array:
+        return ComparisonType.FLOAT
+    return comparison_type_for(ctx.operand_shapes[0])
 
 
 define(
@@ -61,80 +203,183 @@ define(
     ),
 )
 
-define(
-    Op.REDUCE_PRECISION,
-    AttrSpec("exponent_bits", INT, required=True),
-    AttrSpec("mantissa_bits", INT, required=True),
-)
+
+def infer_binary(opcode: Opcode, lhs: Shape, rhs: Shape, broadcast_dimensions: Sequence[int] = ()) -> Shape:
+    """The result shape of a binary op (or compare) as XlaBuilder infers it, broadcasting included
+    (XLA's InferBinaryOpShape)."""
+    for k, s in enumerate((lhs, rhs)):
+        if not s.is_array:
+            raise ShapeError(f"operand {k} ({('lhs', 'rhs')[k]}) must be an array: found {s}")
+    types = BINARY_BY_OPCODE[opcode].types if opcode in BINARY_BY_OPCODE else ANY
+    if not types.accepts(lhs.element_type):
+        raise ShapeError(f"operand 0 (lhs) must be {types.text}: found {lhs}")
+    shape = elementwise_binary(lhs, rhs, broadcast_dimensions)
+    if opcode is Op.COMPLEX:
+        complex_type = COMPLEX_OF.get((lhs.element_type, rhs.element_type))
+        if complex_type is None:
+            raise ShapeError(
+                f"the operands must be two f32 (giving c64) or two f64 (giving c128): found {lhs} and {rhs}"
+            )
+        return shape.with_element_type(complex_type)
+    if opcode is Op.COMPARE:
+        return shape.with_element_type(P.PRED)
+    return shape
 
 
-# -- shape rules ------------------------------------------------------------------------------
-def _array(ctx: ShapeContext, k: int) -> Shape:
-    s = ctx.operands[k]
-    if not s.is_array:
-        raise ShapeError(f"{ctx.opcode.text}: operand {k} must be an array, not {s}")
-    return s
-
-
-def _same_dims(ctx: ShapeContext, a: Shape, b: Shape, what: str) -> None:
-    if not a.compatible(b.with_element_type(a.element_type)):
-        raise ShapeError(f"{ctx.opcode.text}: {what} must have the same dimensions, not {a} and {b}")
-
-
-@shape_rule(*UNARY_WITH_ACCURACY, *UNARY)
-def unary_shape(ctx: ShapeContext) -> Shape:
-    s = _array(ctx, 0)
-    et = s.element_type
-    op = ctx.opcode
-    if op is Op.IS_FINITE:
-        if not et.is_floating_point:
-            raise ShapeError(f"is-finite: the operand must be floating point, not {s}")
-        return s.with_element_type(PrimitiveType.PRED)
-    if op in (Op.REAL, Op.IMAG, Op.ABS) and et.is_complex:
-        return s.with_element_type(et.complex_component_type)
-    if op in (Op.REAL, Op.IMAG) and not et.is_floating_point:
-        raise ShapeError(f"{op.text}: the operand must be floating point or complex, not {s}")
-    if op in (Op.CLZ, Op.POPULATION_COUNT) and not et.is_integral:
-        raise ShapeError(f"{op.text}: the operand must be an integer, not {s}")
-    if op is Op.NOT and not (et.is_integral or et is PrimitiveType.PRED):
-        raise ShapeError(f"not: the operand must be pred or an integer, not {s}")
-    return s
-
-
-@shape_rule(*BINARY)
+@shape_rule(*BINARY_BY_OPCODE, Op.COMPARE)
 def binary_shape(ctx: ShapeContext) -> Shape:
-    a, b = _array(ctx, 0), _array(ctx, 1)
-    _same_dims(ctx, a, b, "both operands")
-    if ctx.opcode is Op.COMPLEX:
-        return a.with_element_type(
-            PrimitiveType.C128 if a.element_type is PrimitiveType.F64 else PrimitiveType.C64
+    """The HLO instruction: its operands have the result's dimensions (no implicit broadcast)."""
+    lhs, rhs = array_operand(ctx, 0, "lhs"), array_operand(ctx, 1, "rhs")
+    if not dims_compatible(lhs, rhs):
+        raise ShapeError(
+            f"operand 1 (rhs) must have the dimensions of operand 0 (lhs), as HLO has no implicit "
+            f"broadcasting: found {lhs} and {rhs}"
         )
-    if a.element_type is not b.element_type:
-        raise ShapeError(f"{ctx.opcode.text}: the operands must have the same element type, not {a} and {b}")
-    return a
+    shape = infer_binary(ctx.opcode, lhs, rhs)
+    if ctx.opcode is Op.COMPARE:
+        kind = ctx.attr("type") or comparison_type_for(lhs)
+        et = rhs.element_type
+        allowed = (
+            (ComparisonType.FLOAT, ComparisonType.TOTALORDER)
+            if et.is_floating_point
+            else (comparison_type_for(rhs),)
+        )
+        if kind not in allowed:
+            names = " or ".join(a.value for a in allowed)
+            raise ShapeError(
+                f"type={kind.value} must be {names} for operands of type {et.text}: found {lhs} and {rhs}"
+            )
+    return shape
 
 
-@shape_rule(Op.COMPARE)
-def compare_shape(ctx: ShapeContext) -> Shape:
-    a, b = _array(ctx, 0), _array(ctx, 1)
-    _same_dims(ctx, a, b, "both operands")
-    return a.with_element_type(PrimitiveType.PRED)
+def binary_op(
+    op_name: str,
+    opcode: Opcode,
+    lhs: XlaOp,
+    rhs: XlaOp,
+    broadcast_dimensions: Sequence[int],
+    attrs: dict[str, Any] | None = None,
+) -> XlaOp:
+    """XlaBuilder::BinaryOp: infer the result with broadcasting, make both operands that shape
+    with explicit broadcasts, then add the instruction."""
+    builder = builder_of(op_name, lhs, rhs)
+    require_ops(builder, op_name, lhs=lhs, rhs=rhs)
+    bd = int_tuple(builder, op_name, broadcast_dimensions, "broadcast_dimensions")
+    try:
+        shape = infer_binary(opcode, lhs.shape, rhs.shape, bd)
+    except ShapeError as e:
+        raise builder.error(op_name, e.message) from None
+    lhs, rhs = broadcast_to_result(op_name, shape, (lhs, rhs), bd)
+    return builder.add(op_name, opcode, (lhs, rhs), attrs)
 
 
-@shape_rule(Op.SELECT)
-def select_shape(ctx: ShapeContext) -> Shape:
-    pred, on_true, on_false = ctx.operands
-    if not on_true.compatible(on_false):
-        raise ShapeError(f"select: the two branches must have the same shape, not {on_true} and {on_false}")
-    if pred.element_type is not PrimitiveType.PRED:
-        raise ShapeError(f"select: the predicate must be pred, not {pred}")
-    return on_true
+def broadcast_to_result(
+    op_name: str, shape: Shape, operands: tuple[XlaOp, ...], broadcast_dimensions: Sequence[int] = ()
+) -> tuple[XlaOp, ...]:
+    """Each operand broadcast to the dimensions of `shape`: a lower rank first mapped by
+    `broadcast_dimensions` (BroadcastInDim), then size-1 dimensions expanded."""
+    if any(o.shape.is_unbounded_dynamic for o in operands):
+        if any(not dims_compatible(o.shape, shape) or o.shape.rank == 0 for o in operands):
+            raise operands[0].builder.error(
+                op_name,
+                "broadcasting operands with unbounded dimensions is not supported (XLA emits "
+                "mhlo.dynamic_broadcast_in_dim, which HLO cannot run): found "
+                + ", ".join(str(o.shape) for o in operands),
+            )
+        return operands
+    result = []
+    for o in operands:
+        if 0 < o.shape.rank < shape.rank:
+            sizes = list(shape.dimensions)
+            for k, d in enumerate(broadcast_dimensions):
+                sizes[d] = o.shape.dimensions[k]
+            o = broadcast_in_dim(op_name, o, sizes, broadcast_dimensions)
+        if o.shape.dimensions != shape.dimensions:
+            o = add_broadcast_sequence(op_name, shape, o)
+        result.append(o)
+    return tuple(result)
 
 
-@shape_rule(Op.CLAMP)
-def clamp_shape(ctx: ShapeContext) -> Shape:
-    low, x, high = ctx.operands
-    for bound in (low, high):
-        if bound.element_type is not x.element_type or (bound.rank != 0 and not bound.compatible(x)):
-            raise ShapeError(f"clamp: the bounds must be scalars or the operand's shape, not {bound} for {x}")
-    return x
+def _binary_builder(row: Binary) -> Callable[..., XlaOp]:
+    def binary(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+        return binary_op(row.name, row.opcode, lhs, rhs, broadcast_dimensions)
+
+    binary.__name__ = binary.__qualname__ = row.name
+    binary.__doc__ = (
+        f"Element-wise `{row.opcode.text}` (page 003, element-wise binary arithmetic operations); "
+        "`broadcast_dimensions` maps the lower-rank operand into the other."
+    )
+    return binary
+
+
+for _b in BINARY:
+    builder_function(_binary_builder(_b))
+
+
+# -- compare builder functions --------------------------------------------------------------
+def _enum(builder_name: str, enum: Any, value: Any, what: str, lhs: XlaOp) -> Any:
+    if isinstance(value, enum):
+        return value
+    if isinstance(value, str):
+        for member in enum:
+            if value.upper() in (member.value, member.name):
+                return member
+    raise lhs.builder.error(builder_name, f"{what} must be one of {[m.value for m in enum]}: found {value!r}")
+
+
+@builder_function
+def Compare(
+    lhs: XlaOp,
+    rhs: XlaOp,
+    broadcast_dimensions: Sequence[int] | ComparisonDirection | str = (),
+    direction: ComparisonDirection | str | None = None,
+    comparison_type: ComparisonType | str | None = None,
+) -> XlaOp:
+    """Element-wise comparison giving pred (page 003, element-wise comparison operations);
+    `Compare(lhs, rhs, direction)` or `Compare(lhs, rhs, broadcast_dimensions, direction[,
+    comparison_type])`. Without a type: FLOAT, SIGNED or UNSIGNED by the operands' type."""
+    bd: Any = broadcast_dimensions
+    if isinstance(bd, ComparisonDirection | str) and direction is None:
+        bd, direction = (), bd
+    builder = builder_of("Compare", lhs, rhs)
+    require_ops(builder, "Compare", lhs=lhs, rhs=rhs)
+    if direction is None:
+        raise builder.error("Compare", "needs a comparison direction (EQ, NE, GE, GT, LE, LT)")
+    if comparison_type is None:
+        kind = comparison_type_for(lhs.shape) if lhs.shape.is_array else ComparisonType.FLOAT
+    else:
+        kind = _enum("Compare", ComparisonType, comparison_type, "comparison_type", lhs)
+    attrs = {"direction": _enum("Compare", ComparisonDirection, direction, "direction", lhs), "type": kind}
+    return binary_op("Compare", Op.COMPARE, lhs, rhs, bd, attrs)
+
+
+def _compare_builder(name: str, direction: ComparisonDirection, total_order: bool) -> Callable[..., XlaOp]:
+    def compare(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+        builder = builder_of(name, lhs, rhs)
+        require_ops(builder, name, lhs=lhs, rhs=rhs)
+        kind = comparison_type_for(lhs.shape) if lhs.shape.is_array else ComparisonType.FLOAT
+        if total_order and lhs.shape.is_array and lhs.shape.element_type.is_floating_point:
+            kind = ComparisonType.TOTALORDER
+        attrs = {"direction": direction, "type": kind}
+        return binary_op(name, Op.COMPARE, lhs, rhs, broadcast_dimensions, attrs)
+
+    order = " with a total order on floats (-NaN < -Inf < ... < +Inf < +NaN)" if total_order else ""
+    compare.__name__ = compare.__qualname__ = name
+    compare.__doc__ = f"Element-wise `{direction.value}` comparison giving pred{order} (page 003)."
+    return compare
+
+
+for _d in ComparisonDirection:
+    _short = _d.value.capitalize()  # Eq, Ne, Ge, Gt, Le, Lt
+    builder_function(_compare_builder(_short, _d, False))
+    builder_function(_compare_builder(f"{_short}TotalOrder", _d, True))
+
+
+@builder_function
+def Conj(operand: XlaOp) -> XlaOp:
+    """The complex conjugate: Complex(Real(x), Neg(Imag(x))), as XlaBuilder builds it."""
+    f = BUILDERS
+    return f["Complex"](f["Real"](operand), f["Neg"](f["Imag"](operand)))  # type: ignore[no-any-return]
+
+
+from . import convert, ternary  # noqa: E402, F401  (the rest of the elementwise family)

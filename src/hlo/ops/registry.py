@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from ..dtypes import PrimitiveType
+from ..ir.frozen import FrozenDict
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
@@ -32,12 +34,21 @@ Rule = Callable[[OpContext], Any]
 @dataclass(frozen=True)
 class ShapeContext:
     """What a shape rule sees: the op, its operands' shapes and attributes, and the program shape
-    (parameter shapes, result shape) of any computation it calls."""
+    (parameter shapes, result shape) of any computation it calls.
+
+    `shape` is the result shape the instruction states, when there is one (the verifier, and the
+    builder for ops whose new dimensions live only in the result: reshape, broadcast, iota,
+    bitcast); rules of those ops check it, other rules ignore it. `preferred_element_type` is
+    the result type asked for by ops that accumulate in a type of their own (dot, convolution:
+    XlaBuilder's `preferred_element_type`); HLO text has no attribute for it, so the verifier
+    passes the written result's element type, as XLA's verifier does."""
 
     opcode: Opcode
     operands: tuple[Shape, ...]
     attrs: Mapping[str, Any]
     program_shape: Callable[[str], tuple[tuple[Shape, ...], Shape]]
+    preferred_element_type: PrimitiveType | None = None
+    shape: Shape | None = None
 
     def attr(self, name: str, default: Any = None) -> Any:
         return self.attrs.get(name, default)
@@ -109,6 +120,7 @@ class OpSpec:
 
 
 REGISTRY: dict[Opcode, OpSpec] = {}
+BUILDERS: dict[str, Callable[..., Any]] = {}  # the XlaBuilder API of hlo.ops, by spec name
 
 
 def define(
@@ -148,6 +160,18 @@ def kernel(*opcodes: Opcode) -> Callable[[Callable[..., Any]], Callable[..., Any
     return register
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def builder_function(fn: F) -> F:
+    """Decorator: an XlaBuilder API function, exported from `hlo.ops` under its own name (the
+    name page 003 of the spec uses: Add, BroadcastInDim, Reduce, ...)."""
+    if fn.__name__ in BUILDERS:
+        raise ValueError(f"builder function {fn.__name__} is defined twice")
+    BUILDERS[fn.__name__] = fn
+    return fn
+
+
 def spec(opcode: Opcode) -> OpSpec:
     _load()
     return REGISTRY[opcode]
@@ -163,6 +187,31 @@ def called_computation_names(instr: Instruction) -> tuple[str, ...]:
             value = instr.attrs[name]
             names.extend(value if isinstance(value, tuple) else (value,))
     return tuple(names)
+
+
+def rename_references(i: Instruction, names: dict[str, str], comps: dict[str, str]) -> Instruction:
+    """`i` with instruction names and computation names replaced (both maps hold changes only)."""
+    changes: dict[str, Any] = {}
+    if names:
+        if i.name in names:
+            changes["name"] = names[i.name]
+        if any(o in names for o in i.operands):
+            changes["operands"] = tuple(names.get(o, o) for o in i.operands)
+        if any(o in names for o in i.control_predecessors):
+            changes["control_predecessors"] = tuple(names.get(o, o) for o in i.control_predecessors)
+    if comps:
+        callees = [a.name for a in spec(i.opcode).attrs if a.codec.calls_computations and a.name in i.attrs]
+        if callees:
+            attrs = dict(i.attrs)
+            for key in callees:
+                value = attrs[key]
+                attrs[key] = (
+                    tuple(comps.get(v, v) for v in value)
+                    if isinstance(value, tuple)
+                    else comps.get(value, value)
+                )
+            changes["attrs"] = FrozenDict(attrs)
+    return i.replace(**changes) if changes else i
 
 
 _loaded = False

@@ -10,11 +10,10 @@ from typing import Any
 from ..errors import ParseError
 from ..ir.computation import Computation
 from ..ir.frozen import FrozenDict
-from ..ir.instruction import Instruction
 from ..ir.metadata import StackFrameIndex
 from ..ir.module import ComputationLayout, Module, ModuleConfig
 from ..ir.opcode import Opcode
-from ..ops.registry import spec
+from ..ops.registry import rename_references
 from ..shape import Shape
 from . import module_header as mh
 from .async_ops import AsyncBuilder
@@ -348,32 +347,7 @@ def unique_names(computations: list[Computation], entry: str) -> tuple[list[Comp
     result = []
     for c, mapping in renamed:
         if mapping or comps:
-            instructions = tuple(_rename(i, mapping, comps) for i in c.instructions)
+            instructions = tuple(rename_references(i, mapping, comps) for i in c.instructions)
             c = replace(c, instructions=instructions, root_name=mapping.get(c.root_name, c.root_name))
         result.append(replace(c, name=comp_map[c.name]) if c.name in comps else c)
     return result, comp_map[entry]
-
-
-def _rename(i: Instruction, names: dict[str, str], comps: dict[str, str]) -> Instruction:
-    """`i` with instruction names and computation names replaced (both maps hold changes only)."""
-    changes: dict[str, Any] = {}
-    if names:
-        if i.name in names:
-            changes["name"] = names[i.name]
-        if any(o in names for o in i.operands):
-            changes["operands"] = tuple(names.get(o, o) for o in i.operands)
-        if any(o in names for o in i.control_predecessors):
-            changes["control_predecessors"] = tuple(names.get(o, o) for o in i.control_predecessors)
-    if comps:
-        callees = [a.name for a in spec(i.opcode).attrs if a.codec.calls_computations and a.name in i.attrs]
-        if callees:
-            attrs = dict(i.attrs)
-            for key in callees:
-                value = attrs[key]
-                attrs[key] = (
-                    tuple(comps.get(v, v) for v in value)
-                    if isinstance(value, tuple)
-                    else comps.get(value, value)
-                )
-            changes["attrs"] = FrozenDict(attrs)
-    return i.replace(**changes) if changes else i

@@ -1,0 +1,181 @@
+"""XLA:CPU's arithmetic where NumPy differs (DESIGN.md, "Numerics to match"): integer division
+and remainder by zero and on overflow, shifts past the bit width, saturating float-to-integer
+conversion, round half away from zero, narrow floats computed in f32, and the flushing of
+subnormal floats to zero. Kernels call these; nothing else in the engine re-decides them.
+
+Every function takes and returns NumPy arrays of the exact element type (never NumPy's promoted
+types) and must be called under `np.errstate(all="ignore")` (the engine runs kernels so).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import PrimitiveType
+
+# Types NumPy cannot compute in directly: computed in float32 and rounded back, as XLA:CPU does
+# for each op (bf16, f16 and the f8/f6/f4 types).
+_WIDEN = {np.dtype(np.float16)}
+
+
+def compute_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype an elementwise float op computes in: float32 for the narrow floats."""
+    if dtype.kind == "f" and dtype.itemsize >= 4:
+        return dtype
+    if dtype.kind == "c":
+        return dtype
+    if dtype in _WIDEN or _is_ml_float(dtype):
+        return np.dtype(np.float32)
+    return dtype
+
+
+def _is_ml_float(dtype: np.dtype) -> bool:
+    """bf16, f8*, f6*, f4* (ml_dtypes floats report kind 'V')."""
+    try:
+        from ..dtypes import from_numpy_dtype
+
+        return from_numpy_dtype(dtype).is_floating_point and dtype.kind != "f"
+    except Exception:
+        return False
+
+
+def is_float(dtype: np.dtype) -> bool:
+    return dtype.kind == "f" or _is_ml_float(dtype)
+
+
+# -- subnormals -------------------------------------------------------------------------------
+def flush_denormals(x: np.ndarray) -> np.ndarray:
+    """Subnormal f32/f64 values (and narrow floats whose value is subnormal in f32) become a zero
+    of the same sign, as XLA:CPU's FTZ/DAZ modes make them."""
+    dtype = x.dtype
+    if dtype.kind == "c":
+        return (flush_denormals(x.real) + 1j * flush_denormals(x.imag)).astype(dtype)
+    if not is_float(dtype):
+        return x
+    work = compute_dtype(dtype)
+    if dtype == np.float16:
+        return x  # f16 subnormals are normal f32 values: kept
+    tiny = np.finfo(work).tiny
+    wide = x.astype(work, copy=False)
+    small = np.abs(wide) < tiny
+    if not small.any():
+        return x
+    flushed = np.where(small, np.copysign(np.zeros((), work), wide), wide)
+    return flushed.astype(dtype)
+
+
+# -- integer division -------------------------------------------------------------------------
+def _signed_min(dtype: np.dtype) -> int | None:
+    return int(np.iinfo(dtype).min) if dtype.kind == "i" else None
+
+
+def int_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Truncating division; x/0 is -1 (all ones for unsigned), INT_MIN/-1 is INT_MIN."""
+    dtype = a.dtype
+    zero = b == 0
+    bad = zero.copy()
+    low = _signed_min(dtype)
+    if low is not None:
+        bad |= (a == low) & (b == -1)
+    safe = np.where(bad, np.ones((), dtype), b)
+    q = np.floor_divide(a, safe)
+    if dtype.kind == "i":
+        # floor -> truncate: one up where the remainder is non-zero and the signs differ
+        r = a - q * safe
+        q = q + ((r != 0) & ((r < 0) != (safe < 0))).astype(dtype)
+    minus_one = np.array(-1).astype(dtype)
+    result = np.where(zero, minus_one, q)
+    if low is not None:
+        result = np.where((a == low) & (b == -1), a, result)
+    return result.astype(dtype, copy=False)
+
+
+def int_remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The remainder of truncating division (the dividend's sign); x%0 is x, INT_MIN%-1 is 0."""
+    dtype = a.dtype
+    zero = b == 0
+    safe = np.where(zero, np.ones((), dtype), b)
+    if dtype.kind == "i":
+        safe = np.where(safe == -1, np.ones((), dtype), safe)  # x % -1 == 0 == x % 1
+    r = np.fmod(a, safe)
+    return np.where(zero, a, r).astype(dtype, copy=False)
+
+
+# -- shifts -----------------------------------------------------------------------------------
+def _unsigned(dtype: np.dtype) -> np.dtype:
+    return np.dtype(f"u{dtype.itemsize}")
+
+
+def shift_left(a: np.ndarray, b: np.ndarray, bits: int) -> np.ndarray:
+    """`a << b`; 0 when b, read as unsigned, is at least the bit width."""
+    big = b.astype(_unsigned(b.dtype)) >= bits
+    amount = np.where(big, np.zeros((), b.dtype), b)
+    return np.where(big, np.zeros((), a.dtype), np.left_shift(a, amount)).astype(a.dtype, copy=False)
+
+
+def shift_right_logical(a: np.ndarray, b: np.ndarray, bits: int) -> np.ndarray:
+    """Zero-filling right shift; 0 when b, read as unsigned, is at least the bit width."""
+    u = _unsigned(a.dtype)
+    big = b.astype(_unsigned(b.dtype)) >= bits
+    amount = np.where(big, np.zeros((), b.dtype), b).astype(u)
+    shifted = np.right_shift(a.view(u) if a.dtype != u else a, amount)
+    if a.dtype.kind == "i" and bits < 8 * a.dtype.itemsize:  # sub-byte: drop the sign extension
+        shifted = shifted & np.array((1 << bits) - 1, dtype=u)
+    return np.where(big, np.zeros((), a.dtype), shifted.view(a.dtype) if a.dtype != u else shifted)
+
+
+def shift_right_arithmetic(a: np.ndarray, b: np.ndarray, bits: int) -> np.ndarray:
+    """Sign-filling right shift (unsigned values read as signed); past the width: the sign."""
+    s = np.dtype(f"i{a.dtype.itemsize}")
+    signed = a.view(s) if a.dtype.kind == "u" else a
+    big = b.astype(_unsigned(b.dtype)) >= bits
+    amount = np.where(big, np.array(bits - 1, b.dtype), b).astype(s)
+    out = np.right_shift(signed, amount)
+    return out.view(a.dtype) if a.dtype.kind == "u" else out
+
+
+# -- rounding ---------------------------------------------------------------------------------
+def round_half_away(x: np.ndarray) -> np.ndarray:
+    """round(): halves away from zero (C's round), exact for every float."""
+    t = np.trunc(x)
+    frac = x - t  # exact in binary floating point
+    return np.where(np.abs(frac) >= 0.5, t + np.sign(x), t).astype(x.dtype, copy=False)
+
+
+# -- conversion -------------------------------------------------------------------------------
+def convert(x: np.ndarray, to: PrimitiveType) -> np.ndarray:
+    """ConvertElementType: floats to integers truncate and saturate (NaN -> 0), integers wrap,
+    to pred is `!= 0`, pred is 0/1, narrow floats round to nearest even from f32."""
+    target = np.dtype(to.numpy_dtype)
+    source = x.dtype
+    if source == target:
+        return x
+    if to is PrimitiveType.PRED:
+        if source.kind == "c":
+            return (x != 0).astype(np.bool_)
+        return (x.astype(compute_dtype(source)) != 0) if is_float(source) else (x != 0)
+    if source.kind == "c":
+        return x.astype(target) if target.kind == "c" else x.real.astype(target)
+    if is_float(source) and not is_float(target) and target.kind != "c":
+        return _float_to_int(x.astype(compute_dtype(source), copy=False), target, to)
+    if source == np.float64 and (target == np.float16 or _is_ml_float(target)):
+        return x.astype(np.float32).astype(target)  # XLA:CPU rounds f64 -> f16/bf16 via f32
+    return x.astype(target)
+
+
+def _float_to_int(x: np.ndarray, target: np.dtype, to: PrimitiveType) -> np.ndarray:
+    bits = to.bit_width
+    signed = to.is_signed_integral
+    low = -(2 ** (bits - 1)) if signed else 0
+    high = 2 ** (bits - 1) - 1 if signed else 2**bits - 1
+    top = float(2 ** (bits - 1) if signed else 2**bits)  # a power of two: exact in any float
+    nan = np.isnan(x)
+    t = np.trunc(np.where(nan, 0, x))
+    too_big = t >= top
+    too_small = t < low if signed else t < 0
+    safe = np.where(too_big | too_small, 0, t)
+    wide = np.dtype(np.int64) if signed else np.dtype(np.uint64)
+    out = safe.astype(wide)
+    out = np.where(too_big, np.array(high, dtype=wide), out)
+    out = np.where(too_small, np.array(low, dtype=wide), out)
+    return out.astype(target)

@@ -1,0 +1,162 @@
+"""Plans: a computation turned, once, into a list of steps for the engine.
+
+Each step is a kernel already bound to its instruction's attributes (the op's kernel factory ran
+at planning time), the slots of its operands, the slot of its result and the slots to free after
+it (values are dropped after their last use). Instructions that neither feed the root nor have a
+side effect are left out, as XLA's dead-code elimination would. Called computations (reducers,
+loop bodies, branches) are planned once and shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import EvalError, HloError
+from ..ir.computation import Computation
+from ..ir.instruction import Instruction
+from ..ir.module import Module
+from ..ir.opcode import Opcode
+from ..ops.registry import spec
+
+# Ops that run even when nothing uses their result.
+SIDE_EFFECTING = frozenset(
+    {
+        Opcode.OUTFEED, Opcode.INFEED, Opcode.SEND, Opcode.SEND_DONE, Opcode.RECV, Opcode.RECV_DONE,
+        Opcode.RNG_GET_AND_UPDATE_STATE,
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run: `flush_denormals` as XLA:CPU does (subnormal floats become zero in float
+    arithmetic); `max_iterations` stops a while loop that runs longer (None: no limit); `seed`
+    seeds the generator of rng ops."""
+
+    flush_denormals: bool = True
+    max_iterations: int | None = None
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Step:
+    instruction: Instruction
+    fn: Callable[..., Any]
+    inputs: tuple[int, ...]
+    output: int
+    frees: tuple[int, ...]
+
+
+@dataclass
+class Plan:
+    """A planned computation; call it with its parameters' values."""
+
+    computation: Computation
+    parameter_slots: tuple[int, ...]
+    steps: tuple[Step, ...] = ()
+    root_slot: int = 0
+    slot_count: int = 0
+
+    def __call__(self, *args: Any) -> Any:
+        slots: list[Any] = [None] * self.slot_count
+        for slot, value in zip(self.parameter_slots, args):
+            slots[slot] = value
+        for step in self.steps:
+            try:
+                slots[step.output] = step.fn(*[slots[i] for i in step.inputs])
+            except HloError as e:
+                if e.span is not None or e.message.startswith("%"):
+                    raise
+                raise EvalError(f"%{step.instruction.name}: {e.message}", step.instruction.span) from e
+            for i in step.frees:
+                slots[i] = None
+        return slots[self.root_slot]
+
+
+@dataclass
+class KernelContext:
+    """What a kernel factory may ask for while it binds an instruction: the module, the run
+    options, and the plans of the computations the instruction calls."""
+
+    module: Module
+    options: RunOptions
+    plans: dict[str, Plan] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)  # per-run state (rng, feeds, replicas)
+
+    def computation(self, name: str) -> Plan:
+        """The plan of a called computation (planned once)."""
+        plan = self.plans.get(name)
+        if plan is None:
+            plan = plan_computation(self.module.computation(name), self)
+            self.plans[name] = plan
+        return plan
+
+
+def plan_computation(c: Computation, ctx: KernelContext) -> Plan:
+    live = _live_instructions(c)
+    slot_of: dict[str, int] = {}
+    order = [i for i in c.instructions if i.name in live]
+    for k, i in enumerate(order):
+        slot_of[i.name] = k
+    last_use: dict[str, int] = {}
+    for k, i in enumerate(order):
+        for o in i.operands:
+            last_use[o] = k
+    root = c.root_name
+    frees: dict[int, list[int]] = {}
+    for name, k in last_use.items():
+        if name != root:
+            frees.setdefault(k, []).append(slot_of[name])
+    parameter_slots = tuple(slot_of.get(p.name, len(order)) for p in c.parameters)
+    plan = Plan(c, parameter_slots)
+    if c.name not in ctx.plans:
+        ctx.plans[c.name] = plan  # visible to recursive planning of callees
+    steps = []
+    for k, i in enumerate(order):
+        if i.opcode is Opcode.PARAMETER:
+            continue
+        steps.append(
+            Step(i, _bind(i, ctx), tuple(slot_of[o] for o in i.operands), k, tuple(frees.get(k, ())))
+        )
+    plan.steps = tuple(steps)
+    plan.root_slot = slot_of[root]
+    plan.slot_count = len(order) + 1
+    return plan
+
+
+def _bind(i: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    factory = spec(i.opcode).kernel
+    if factory is None:
+        raise EvalError(f"%{i.name}: {i.opcode.text} cannot run yet (no kernel)", i.span)
+    try:
+        return factory(i, ctx)  # type: ignore[no-any-return]
+    except HloError as e:
+        if e.span is not None:
+            raise
+        raise EvalError(f"%{i.name}: {e.message}", i.span) from e
+
+
+def _live_instructions(c: Computation) -> set[str]:
+    """Names of the instructions the root depends on, plus side-effecting ones and theirs."""
+    by_name = c.by_name
+    seeds = [c.root_name] + [
+        i.name
+        for i in c.instructions
+        if i.opcode in SIDE_EFFECTING
+        or (i.opcode is Opcode.CUSTOM_CALL and i.attrs.get("custom_call_has_side_effect"))
+    ]
+    live: set[str] = set()
+    stack = list(seeds)
+    while stack:
+        name = stack.pop()
+        if name in live:
+            continue
+        live.add(name)
+        i = by_name[name]
+        stack.extend(i.operands)
+        stack.extend(i.control_predecessors)
+    for p in c.parameters:
+        live.add(p.name)
+    return live

@@ -1,0 +1,68 @@
+"""Running a module: verify once, plan once, check the arguments, execute (DESIGN.md: the data
+flows text/builder -> IR -> verifier -> plan -> kernels -> values)."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+
+from ..builder import XlaComputation
+from ..errors import EvalError, HloError
+from ..ir.module import Module
+from ..verifier import verify
+from .plan import KernelContext, Plan, RunOptions, plan_computation
+from .values import as_argument
+
+
+class Executable:
+    """A verified, planned module; call it with the entry's arguments."""
+
+    def __init__(self, module: Module, options: RunOptions | None = None) -> None:
+        verify(module)
+        self.module = module
+        self.options = options or RunOptions()
+        self.context = KernelContext(module, self.options)
+        self.entry: Plan = plan_computation(module.entry, self.context)
+
+    def __call__(self, *args: Any) -> Any:
+        entry = self.module.entry
+        params = entry.parameter_shapes
+        if len(args) != len(params):
+            raise EvalError(
+                f"{entry.name} takes {len(params)} argument{'s' if len(params) != 1 else ''} "
+                f"({', '.join(str(s) for s in params)}): got {len(args)}"
+            )
+        values = [
+            as_argument(a, s, f"argument {k} ({p.name})")
+            for k, (a, s, p) in enumerate(zip(args, params, entry.parameters))
+        ]
+        self.context.state.clear()
+        with np.errstate(all="ignore"):
+            return self.entry(*values)
+
+
+_CACHE: dict[int, tuple[weakref.ref[Module], Executable]] = {}
+
+
+def compile_module(module: Module | XlaComputation, options: RunOptions | None = None) -> Executable:
+    """The executable of a module (cached per module object and options)."""
+    if isinstance(module, XlaComputation):
+        module = module.module
+    if not isinstance(module, Module):
+        raise HloError(f"hlo.run takes an HloModule or an XlaComputation, not {type(module).__name__}")
+    options = options or RunOptions()
+    cached = _CACHE.get(id(module))
+    if cached is not None and cached[0]() is module and cached[1].options == options:
+        return cached[1]
+    executable = Executable(module, options)
+    key = id(module)
+    _CACHE[key] = (weakref.ref(module, lambda _ref: _CACHE.pop(key, None)), executable)
+    return executable
+
+
+def run(module: Module | XlaComputation, *args: Any, **options: Any) -> Any:
+    """Run the entry computation on `args`: the result as a NumPy array of the exact result type
+    (ml_dtypes for bf16, f8, int4), or a tuple of results."""
+    return compile_module(module, RunOptions(**options))(*args)

@@ -1,0 +1,164 @@
+"""Conversions (page 003: ConvertElementType, BitcastConvertType, ReducePrecision; XlaBuilder's
+StochasticConvertType). HLO has no attribute for the new element type: it is the result's, which
+the verifier passes as `preferred_element_type` and the builder asks for the same way."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..dtypes import PrimitiveType
+from ..errors import ShapeError
+from ..ir.opcode import Opcode
+from ..shape import Shape, as_primitive_type
+from ..text.attr_codecs import INT
+from .array_rules import require_ops, storage_bits, written_element_type
+from .registry import BUILDERS, AttrSpec, ShapeContext, builder_function, define, shape_rule
+from .rule_helpers import array_operand, builder_of, operand
+
+if TYPE_CHECKING:
+    from ..builder import XlaBuilder, XlaOp
+
+Op = Opcode
+
+define(Op.CONVERT)
+define(Op.BITCAST_CONVERT)
+define(Op.STOCHASTIC_CONVERT)
+define(
+    Op.REDUCE_PRECISION,
+    AttrSpec("exponent_bits", INT, required=True),
+    AttrSpec("mantissa_bits", INT, required=True),
+)
+
+
+def _new_type(ctx: ShapeContext) -> PrimitiveType:
+    new = written_element_type(ctx)
+    if new is None:
+        raise ShapeError("the new element type must be given: it is the result's")
+    return new
+
+
+@shape_rule(Op.CONVERT)
+def convert_shape(ctx: ShapeContext) -> Shape:
+    """Each element converted to the new type (complex to real keeps the real part)."""
+    source = operand(ctx, 0)
+    new = _new_type(ctx)
+    if not source.is_array or not new.is_array_type:
+        raise ShapeError(f"converts arrays only: found {source} to {new.text}")
+    return source.with_element_type(new)
+
+
+@shape_rule(Op.BITCAST_CONVERT)
+def bitcast_convert_shape(ctx: ShapeContext) -> Shape:
+    """The bits reinterpreted: equal widths keep the shape; a narrower type adds a minor dimension
+    of the width ratio, a wider one removes a minor dimension of that size (page 003)."""
+    source = operand(ctx, 0)
+    new = _new_type(ctx)
+    old = source.element_type
+    if old.is_complex != new.is_complex:
+        raise ShapeError(f"cannot reinterpret between complex and real types: found {source} to {new.text}")
+    if not source.is_array or not new.is_array_type:
+        raise ShapeError(f"reinterprets arrays only: found {source} to {new.text}")
+    a, b = storage_bits(old), storage_bits(new)
+    if max(a, b) % min(a, b):
+        raise ShapeError(f"the bit widths of {old.text} ({a}) and {new.text} ({b}) must divide one another")
+    if a == b:
+        return source.with_element_type(new)
+    ratio = max(a, b) // min(a, b)
+    if a > b:
+        dims, dynamic = (*source.dimensions, ratio), (*source.dynamic_dimensions, False)
+    else:
+        if not source.dimensions or source.dimensions[-1] != ratio:
+            raise ShapeError(
+                f"the last dimension of operand 0 must be {ratio}, the number of {old.text} in one "
+                f"{new.text}: found {source}"
+            )
+        dims, dynamic = source.dimensions[:-1], source.dynamic_dimensions[:-1]
+    return Shape.array(new, dims, dynamic_dimensions=dynamic)
+
+
+@shape_rule(Op.STOCHASTIC_CONVERT)
+def stochastic_convert_shape(ctx: ShapeContext) -> Shape:
+    """A float operand rounded to the new type using operand 1's random bits, one unsigned
+    integer of the same width per element."""
+    source, random = array_operand(ctx, 0, "operand"), array_operand(ctx, 1, "random")
+    new = _new_type(ctx)
+    if not random.element_type.is_unsigned_integral:
+        raise ShapeError(f"operand 1 (random) must be of an unsigned integer type: found {random}")
+    if not source.element_type.is_floating_point:
+        raise ShapeError(f"operand 0 must be floating point: found {source}")
+    if source.element_type.bit_width != random.element_type.bit_width:
+        raise ShapeError(
+            f"operand 1 (random) must have the bit width of operand 0: found {source} and {random}"
+        )
+    if not source.equal(random, ignore_element_type=True, ignore_layout=True):
+        raise ShapeError(
+            f"operand 1 (random) must have the dimensions of operand 0: found {source} and {random}"
+        )
+    return source.with_element_type(new)
+
+
+@shape_rule(Op.REDUCE_PRECISION)
+def reduce_precision_shape(ctx: ShapeContext) -> Shape:
+    """Values rounded to a float format of `exponent_bits` (>= 1, to tell zero from infinity)
+    and `mantissa_bits` (>= 0); the type is unchanged."""
+    source = array_operand(ctx, 0)
+    if not source.element_type.is_floating_point:
+        raise ShapeError(f"operand 0 must be floating point: found {source}")
+    exponent_bits, mantissa_bits = ctx.attr("exponent_bits"), ctx.attr("mantissa_bits")
+    if exponent_bits is None or mantissa_bits is None:
+        raise ShapeError("exponent_bits= and mantissa_bits= are required")
+    if exponent_bits < 1:
+        raise ShapeError(f"exponent_bits={exponent_bits} must be at least 1")
+    if mantissa_bits < 0:
+        raise ShapeError(f"mantissa_bits={mantissa_bits} must not be negative")
+    return source
+
+
+# -- builder functions ------------------------------------------------------------------------
+def _type(builder: XlaBuilder, op_name: str, new_element_type: PrimitiveType | str) -> PrimitiveType:
+    try:
+        return as_primitive_type(new_element_type)
+    except ShapeError as e:
+        raise builder.error(op_name, e.message) from None
+
+
+@builder_function
+def ConvertElementType(operand: XlaOp, new_element_type: PrimitiveType | str) -> XlaOp:
+    """Each element converted, as C++'s static_cast (page 003). From complex to real the builder
+    takes the real part first, as XlaBuilder does."""
+    builder = builder_of("ConvertElementType", operand)
+    require_ops(builder, "ConvertElementType", operand=operand)
+    new = _type(builder, "ConvertElementType", new_element_type)
+    try:
+        convert_shape(ShapeContext(Op.CONVERT, (operand.shape,), {}, builder.program_shape, new))
+    except ShapeError as e:
+        raise builder.error("ConvertElementType", e.message) from None
+    if operand.shape.element_type.is_complex and not new.is_complex:
+        operand = BUILDERS["Real"](operand)
+    return builder.add("ConvertElementType", Op.CONVERT, (operand,), preferred_element_type=new)
+
+
+@builder_function
+def BitcastConvertType(operand: XlaOp, new_element_type: PrimitiveType | str) -> XlaOp:
+    """The same bits read as `new_element_type` (page 003)."""
+    builder = builder_of("BitcastConvertType", operand)
+    new = _type(builder, "BitcastConvertType", new_element_type)
+    return builder.add("BitcastConvertType", Op.BITCAST_CONVERT, (operand,), preferred_element_type=new)
+
+
+@builder_function
+def StochasticConvertType(operand: XlaOp, random: XlaOp, new_element_type: PrimitiveType | str) -> XlaOp:
+    """A float array converted with stochastic rounding driven by `random`."""
+    builder = builder_of("StochasticConvertType", operand)
+    new = _type(builder, "StochasticConvertType", new_element_type)
+    return builder.add(
+        "StochasticConvertType", Op.STOCHASTIC_CONVERT, (operand, random), preferred_element_type=new
+    )
+
+
+@builder_function
+def ReducePrecision(operand: XlaOp, exponent_bits: int, mantissa_bits: int) -> XlaOp:
+    """Float values rounded to a narrower format and back (page 003; XLA's argument order)."""
+    builder = builder_of("ReducePrecision", operand)
+    attrs = {"exponent_bits": int(exponent_bits), "mantissa_bits": int(mantissa_bits)}
+    return builder.add("ReducePrecision", Op.REDUCE_PRECISION, (operand,), attrs)

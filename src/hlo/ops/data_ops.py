@@ -1,0 +1,233 @@
+"""Ops that move data without arithmetic, part 3 (page 003: Iota, Copy, GetDimensionSize,
+SetDimensionSize): iota, bitcast, copy, copy-start/-done and the dynamic dimension sizes. Bitcast
+and copy-start/-done have shape rules only: XlaBuilder has no function for them (the compiler
+makes them)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..dtypes import PrimitiveType
+from ..errors import HloError, ShapeError
+from ..ir.opcode import Opcode
+from ..shape import UNBOUNDED, Shape, as_primitive_type
+from ..text.attr_codecs import INT, INT32, INT_LIST
+from .array_rules import (
+    add_given,
+    given_shape_rule,
+    int_tuple,
+    one_dimension,
+    require_ops,
+    require_written_shape,
+    storage_bits,
+    the_dimension,
+)
+from .registry import AttrSpec, ShapeContext, builder_function, define, shape_rule
+from .rule_helpers import array_operand, builder_of, operand
+
+if TYPE_CHECKING:
+    from ..builder import XlaBuilder, XlaOp
+
+Op = Opcode
+S32 = PrimitiveType.S32
+INT32_MAX = 2**31 - 1
+
+
+# -- iota -------------------------------------------------------------------------------------
+define(Op.IOTA, AttrSpec("iota_dimension", INT, required=True))
+
+
+@given_shape_rule(Op.IOTA)
+def iota_shape(ctx: ShapeContext) -> Shape:
+    """The written result: an integer, floating-point or complex array of rank >= 1 counting up
+    along `iota_dimension` (XLA's verifier)."""
+    result = require_written_shape(ctx)
+    if not result.is_array or result.rank == 0:
+        raise ShapeError(f"the result must be an array of rank 1 or more: found {result}")
+    et = result.element_type
+    if not (et.is_integral or et.is_floating_point or et.is_complex):
+        raise ShapeError(f"the result must be of an integer, floating-point or complex type: found {result}")
+    d = ctx.attr("iota_dimension", 0)
+    if not 0 <= d < result.rank:
+        raise ShapeError(f"iota_dimension={d} is not a dimension of the result {result}")
+    return result
+
+
+@builder_function
+def Iota(builder: XlaBuilder, shape: Shape | str | PrimitiveType, iota_dimension: int) -> XlaOp:
+    """An array of `shape` holding 0, 1, 2, ... along `iota_dimension` (page 003).
+    `Iota(builder, element_type, size)` is the rank-1 form."""
+    from .tuple_ops import as_shape
+
+    try:
+        if isinstance(shape, PrimitiveType) or (isinstance(shape, str) and "[" not in shape):
+            shape, iota_dimension = Shape.array(as_primitive_type(shape), (iota_dimension,)), 0
+        shape = as_shape(shape)
+    except HloError as e:
+        raise builder.error("Iota", e.message) from None
+    if not shape.is_static:
+        raise builder.error("Iota", f"the shape must not have dynamic dimensions: found {shape}")
+    return add_given(builder, "Iota", Op.IOTA, (), {"iota_dimension": int(iota_dimension)}, shape)
+
+
+# -- bitcast ----------------------------------------------------------------------------------
+define(Op.BITCAST)
+
+
+@given_shape_rule(Op.BITCAST)
+def bitcast_shape(ctx: ShapeContext) -> Shape:
+    """The written result reinterprets the operand's memory, so both hold as many bits (XLA's
+    layout-sensitive verifier compares buffer sizes; tiling may pad both alike)."""
+    source = operand(ctx, 0)
+    result = require_written_shape(ctx)
+    if (
+        source.is_array
+        and result.is_array
+        and not (source.is_unbounded_dynamic or result.is_unbounded_dynamic)
+    ):
+        bits = [s.element_count * storage_bits(s.element_type) for s in (source, result)]
+        if bits[0] != bits[1] and not _same_bytes(source, result):
+            raise ShapeError(
+                f"the result must hold the operand's {bits[0]} bits: found {source} and {result} "
+                f"({bits[1]} bits)"
+            )
+    return result
+
+
+def _same_bytes(a: Shape, b: Shape) -> bool:
+    if a.layout is None or b.layout is None:
+        return False
+    from ..memory import byte_size
+
+    try:
+        return byte_size(a) == byte_size(b)
+    except HloError:
+        return False
+
+
+# -- copy, copy-start, copy-done --------------------------------------------------------------
+define(Op.COPY)
+define(Op.COPY_START, AttrSpec("cross_program_prefetch_index", INT32))
+define(Op.COPY_DONE)
+
+
+@shape_rule(Op.COPY)
+def copy_shape(ctx: ShapeContext) -> Shape:
+    return operand(ctx, 0)
+
+
+@shape_rule(Op.COPY_START)
+def copy_start_shape(ctx: ShapeContext) -> Shape:
+    """(destination, source, u32[] context): the copy in flight."""
+    source = operand(ctx, 0)
+    return Shape.make_tuple((source, source, Shape.scalar(PrimitiveType.U32)))
+
+
+@shape_rule(Op.COPY_DONE)
+def copy_done_shape(ctx: ShapeContext) -> Shape:
+    started = operand(ctx, 0)
+    if not started.is_tuple or len(started.tuple_shapes) < 2:
+        raise ShapeError(
+            f"operand 0 must be the (destination, source, context) tuple of a copy-start: found {started}"
+        )
+    destination, source = started.tuple_shapes[:2]
+    if not destination.compatible(source):
+        raise ShapeError(f"the destination and source in operand 0 must have the same shape: found {started}")
+    return destination
+
+
+@builder_function
+def Copy(operand: XlaOp) -> XlaOp:
+    """A copy of the operand in a buffer of its own (compiler use, XlaBuilder::Copy)."""
+    return builder_of("Copy", operand).add("Copy", Op.COPY, (operand,))
+
+
+# -- get-dimension-size, set-dimension-size ---------------------------------------------------
+define(Op.GET_DIMENSION_SIZE, AttrSpec("dimensions", INT_LIST, required=True), check=one_dimension)
+define(Op.SET_DIMENSION_SIZE, AttrSpec("dimensions", INT_LIST, required=True), check=one_dimension)
+
+
+def _size_dimension(source: Shape, d: int) -> None:
+    if not 0 <= d < len(source.dimensions):
+        raise ShapeError(f"dimensions=[{d}] is not a dimension of operand 0 {source}")
+    if source.dimensions[d] > INT32_MAX:
+        raise ShapeError(f"dimension {d} of operand 0 {source} must fit in s32 (at most {INT32_MAX})")
+
+
+@shape_rule(Op.GET_DIMENSION_SIZE)
+def get_dimension_size_shape(ctx: ShapeContext) -> Shape:
+    """The size of one dimension at run time, an s32 scalar."""
+    _size_dimension(array_operand(ctx, 0), the_dimension(ctx))
+    return Shape.scalar(S32)
+
+
+@shape_rule(Op.SET_DIMENSION_SIZE)
+def set_dimension_size_shape(ctx: ShapeContext) -> Shape:
+    """The operand with one dimension made dynamic, its size at run time given by operand 1."""
+    source = array_operand(ctx, 0)
+    size = operand(ctx, 1, "size")
+    d = the_dimension(ctx)
+    _size_dimension(source, d)
+    if not (size.is_array and size.rank == 0 and size.element_type is S32):
+        raise ShapeError(f"operand 1 (size) must be s32[]: found {size}")
+    if source.dynamic_dimensions[d]:
+        return source
+    flags = tuple(k == d or f for k, f in enumerate(source.dynamic_dimensions))
+    return source.replace(dynamic_dimensions=flags)
+
+
+@builder_function
+def GetDimensionSize(operand: XlaOp, dimension: int) -> XlaOp:
+    """The size of `dimension` as an s32 scalar (page 003); a static dimension gives a constant,
+    as XlaBuilder does."""
+    from .tuple_ops import ConstantR0
+
+    builder = builder_of("GetDimensionSize", operand)
+    require_ops(builder, "GetDimensionSize", operand=operand)
+    (d,) = int_tuple(builder, "GetDimensionSize", dimension, "dimension")
+    try:
+        _size_dimension(operand.shape, d)
+    except ShapeError as e:
+        raise builder.error("GetDimensionSize", e.message) from None
+    if not operand.shape.dynamic_dimensions[d]:
+        return ConstantR0(builder, operand.shape.dimensions[d], S32)  # type: ignore[no-any-return]
+    return builder.add("GetDimensionSize", Op.GET_DIMENSION_SIZE, (operand,), {"dimensions": (d,)})
+
+
+@builder_function
+def SetDimensionSize(operand: XlaOp, val: XlaOp, dimension: int) -> XlaOp:
+    """The operand with `dimension` dynamic, of runtime size `val` (an s32 scalar, page 003)."""
+    builder = builder_of("SetDimensionSize", operand)
+    (d,) = int_tuple(builder, "SetDimensionSize", dimension, "dimension")
+    return builder.add("SetDimensionSize", Op.SET_DIMENSION_SIZE, (operand, val), {"dimensions": (d,)})
+
+
+@builder_function
+def RemoveDynamicDimension(operand: XlaOp, dimension: int) -> XlaOp:
+    """The operand with `dimension` static again: a set-dimension-size to its bound."""
+    from .tuple_ops import ConstantR0
+
+    builder = builder_of("RemoveDynamicDimension", operand)
+    require_ops(builder, "RemoveDynamicDimension", operand=operand)
+    (d,) = int_tuple(builder, "RemoveDynamicDimension", dimension, "dimension")
+    source = operand.shape
+    try:
+        _size_dimension(source, d)
+        if source.dimensions[d] == UNBOUNDED:
+            raise ShapeError(f"dimension {d} of operand 0 {source} is unbounded: it has no static size")
+    except ShapeError as e:
+        raise builder.error("RemoveDynamicDimension", e.message) from None
+    size = ConstantR0(builder, source.dimensions[d], S32)
+    context = ShapeContext(
+        Op.SET_DIMENSION_SIZE, (source, size.shape), {"dimensions": (d,)}, builder.program_shape
+    )
+    set_dimension_size_shape(context)  # the rule the verifier will apply
+    flags = tuple(f and k != d for k, f in enumerate(source.dynamic_dimensions))
+    # The instruction states the dimension static; XLA's verifier compares ignoring dynamism.
+    return builder.add(
+        "RemoveDynamicDimension",
+        Op.SET_DIMENSION_SIZE,
+        (operand, size),
+        {"dimensions": (d,)},
+        shape=source.replace(dynamic_dimensions=flags),
+    )

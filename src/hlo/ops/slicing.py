@@ -1,0 +1,373 @@
+"""Ops that move data without arithmetic, part 2 (page 003: Slice, SliceInDim, DynamicSlice,
+DynamicUpdateSlice, ConcatInDim, Pad): shape rules and builder functions, with dynamic
+dimensions carried as XLA's shape_inference.cc carries them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from ..errors import ShapeError
+from ..ir.attrs import PaddingConfig, PaddingDimension, SliceRange
+from ..ir.instruction import Instruction
+from ..ir.opcode import Opcode
+from ..shape import UNBOUNDED, Shape
+from ..text.attr_codecs import INT_LIST, PADDING, SLICE
+from .array_rules import (
+    bound_of,
+    higher_precision,
+    int_tuple,
+    ints_text,
+    is_bounded_dynamic,
+    most_specific,
+    one_dimension,
+    require_ops,
+    same_type_ignoring_fp,
+    the_dimension,
+)
+from .registry import AttrSpec, ShapeContext, builder_function, define, shape_rule
+from .rule_helpers import array_operand, builder_of
+
+if TYPE_CHECKING:
+    from ..builder import XlaBuilder, XlaOp
+
+Op = Opcode
+
+
+# -- slice ------------------------------------------------------------------------------------
+define(Op.SLICE, AttrSpec("slice", SLICE, required=True))
+
+
+@shape_rule(Op.SLICE)
+def slice_shape(ctx: ShapeContext) -> Shape:
+    """Each dimension [start:limit:stride] within the operand; a slice of a bounded dynamic
+    dimension stays dynamic unless it takes one element."""
+    operand = array_operand(ctx, 0)
+    ranges: tuple[SliceRange, ...] = tuple(ctx.attr("slice", ()))
+    if len(ranges) != operand.rank:
+        raise ShapeError(
+            f"slice= must give one [start:limit:stride] per dimension of {operand}: found {len(ranges)}"
+        )
+    sizes: list[int] = []
+    dynamic: list[bool] = []
+    for i, r in enumerate(ranges):
+        found = f"found [{r.start}:{r.limit}:{r.stride}] for {operand}"
+        size = operand.dimensions[i]
+        if r.start < 0:
+            raise ShapeError(f"slice= dimension {i} must start at 0 or later: {found}")
+        if size != UNBOUNDED and r.limit > size:
+            raise ShapeError(f"slice= dimension {i} must end within the dimension's size {size}: {found}")
+        if r.start > r.limit:
+            raise ShapeError(f"slice= dimension {i} must not end before it starts: {found}")
+        if r.stride <= 0:
+            raise ShapeError(f"slice= dimension {i} must have a positive stride: {found}")
+        n = -(-(r.limit - r.start) // r.stride)
+        sizes.append(n)
+        dynamic.append(n != 1 and is_bounded_dynamic(operand, i))
+    return Shape.array(operand.element_type, sizes, dynamic_dimensions=dynamic)
+
+
+@builder_function
+def Slice(
+    operand: XlaOp,
+    start_indices: Sequence[int],
+    limit_indices: Sequence[int],
+    strides: Sequence[int] | None = None,
+) -> XlaOp:
+    """The sub-array from `start_indices` up to (not including) `limit_indices`, taking every
+    strides[d]-th element (page 003; strides default to 1, as in the page's examples)."""
+    builder = builder_of("Slice", operand)
+    starts = int_tuple(builder, "Slice", start_indices, "start_indices")
+    limits = int_tuple(builder, "Slice", limit_indices, "limit_indices")
+    steps = int_tuple(builder, "Slice", strides, "strides") if strides is not None else (1,) * len(starts)
+    if not len(starts) == len(limits) == len(steps):
+        raise builder.error(
+            "Slice",
+            f"start_indices={ints_text(starts)}, limit_indices={ints_text(limits)} "
+            f"and strides={ints_text(steps)} "
+            "must have equal lengths",
+        )
+    ranges = tuple(SliceRange(*r) for r in zip(starts, limits, steps))
+    return builder.add("Slice", Op.SLICE, (operand,), {"slice": ranges})
+
+
+@builder_function
+def SliceInDim(operand: XlaOp, start_index: int, limit_index: int, stride: int, dimno: int) -> XlaOp:
+    """A slice of dimension `dimno` only, the others whole (page 003)."""
+    builder = builder_of("SliceInDim", operand)
+    require_ops(builder, "SliceInDim", operand=operand)
+    s = operand.shape
+    if not s.is_array or not 0 <= dimno < s.rank:
+        raise builder.error("SliceInDim", f"dimno={dimno} is not a dimension of the operand {s}")
+    starts, limits, steps = [0] * s.rank, list(s.dimensions), [1] * s.rank
+    starts[dimno], limits[dimno], steps[dimno] = start_index, limit_index, stride
+    ranges = tuple(SliceRange(*r) for r in zip(starts, limits, steps))
+    return builder.add("SliceInDim", Op.SLICE, (operand,), {"slice": ranges})
+
+
+# -- dynamic-slice, dynamic-update-slice ------------------------------------------------------
+def _index_count(first: int) -> Callable[[Instruction, tuple[Shape, ...]], str | None]:
+    """Parse-time check: the array, then one index vector or one scalar index per dimension."""
+
+    def check(instr: Instruction, operands: tuple[Shape, ...]) -> str | None:
+        if len(operands) < first:
+            return f"expects at least {first} operand{'s' if first > 1 else ''}: found {len(operands)}"
+        rank = operands[0].rank if operands[0].is_array else 0
+        indices = operands[first:]
+        if len(indices) == 1 and indices[0].is_array and indices[0].rank == 1:
+            return None
+        if len(indices) != rank:
+            return (
+                f"expects {first + rank} operands (or {first + 1} with an index vector) "
+                f"for a rank-{rank} operand: found {len(operands)}"
+            )
+        return None
+
+    return check
+
+
+def check_start_indices(ctx: ShapeContext, first: int, operand: Shape) -> None:
+    """Operands `first`... are one rank-1 integer vector with an entry per dimension of `operand`,
+    or one integer scalar per dimension, all of one type (XLA's dynamic-slice index rules)."""
+    indices = ctx.operands[first:]
+    if indices and indices[0].is_array and indices[0].rank == 1:
+        vector = indices[0]
+        if len(indices) != 1:
+            raise ShapeError(
+                f"an index vector (operand {first}, {vector}) must be the only start-index operand: "
+                f"found {len(indices)}"
+            )
+        if not vector.element_type.is_integral:
+            raise ShapeError(f"operand {first} (start indices) must be of an integer type: found {vector}")
+        if vector.dimensions[0] not in (operand.rank, UNBOUNDED):
+            raise ShapeError(
+                f"operand {first} (start indices) must have one entry per dimension of {operand}: "
+                f"found {vector}"
+            )
+        return
+    if len(indices) != operand.rank:
+        raise ShapeError(f"expects one scalar start index per dimension of {operand}: found {len(indices)}")
+    for k, s in enumerate(indices, first):
+        if not (s.is_array and s.rank == 0 and s.element_type.is_integral):
+            raise ShapeError(f"operand {k} (a start index) must be an integer scalar: found {s}")
+        if s.element_type is not indices[0].element_type:
+            raise ShapeError(
+                f"operand {k} (a start index) must have the type of operand {first}: "
+                f"found {indices[0]} and {s}"
+            )
+
+
+define(Op.DYNAMIC_SLICE, AttrSpec("dynamic_slice_sizes", INT_LIST, required=True), check=_index_count(1))
+define(Op.DYNAMIC_UPDATE_SLICE, check=_index_count(2))
+
+
+@shape_rule(Op.DYNAMIC_SLICE)
+def dynamic_slice_shape(ctx: ShapeContext) -> Shape:
+    """A window of `dynamic_slice_sizes` at runtime start indices; a dynamic dimension stays
+    dynamic when the window covers it whole."""
+    operand = array_operand(ctx, 0)
+    check_start_indices(ctx, 1, operand)
+    sizes = tuple(ctx.attr("dynamic_slice_sizes", ()))
+    if len(sizes) != operand.rank:
+        raise ShapeError(
+            f"dynamic_slice_sizes={ints_text(sizes)} must give one size per dimension of {operand}"
+        )
+    for i, (n, d) in enumerate(zip(sizes, operand.dimensions)):
+        if n < 0 or (d != UNBOUNDED and n > d):
+            raise ShapeError(
+                f"dynamic_slice_sizes={ints_text(sizes)} must be sizes within the operand's: "
+                f"found {n} for dimension {i} of {operand}"
+            )
+    dynamic = [
+        operand.dynamic_dimensions[i] and n > 1 and n == operand.dimensions[i] for i, n in enumerate(sizes)
+    ]
+    return Shape.array(operand.element_type, sizes, dynamic_dimensions=dynamic)
+
+
+@shape_rule(Op.DYNAMIC_UPDATE_SLICE)
+def dynamic_update_slice_shape(ctx: ShapeContext) -> Shape:
+    """The operand, with `update` written at runtime start indices."""
+    operand, update = array_operand(ctx, 0, "operand"), array_operand(ctx, 1, "update")
+    check_start_indices(ctx, 2, operand)
+    if update.rank != operand.rank:
+        raise ShapeError(f"operand 1 (update) must have the rank of operand 0: found {operand} and {update}")
+    if not same_type_ignoring_fp(operand, update):
+        raise ShapeError(
+            f"operand 1 (update) must have the element type of operand 0: found {operand} and {update}"
+        )
+    for i, (u, d) in enumerate(zip(update.dimensions, operand.dimensions)):
+        if d != UNBOUNDED and u > d:
+            raise ShapeError(
+                f"operand 1 (update) must fit in operand 0: found {operand} and {update}, dimension {i}"
+            )
+    dynamic = tuple(
+        operand.dynamic_dimensions[i]
+        or (update.dynamic_dimensions[i] and update.dimensions[i] == operand.dimensions[i])
+        for i in range(operand.rank)
+    )
+    return operand if dynamic == operand.dynamic_dimensions else operand.replace(dynamic_dimensions=dynamic)
+
+
+def _indices(builder: XlaBuilder, op_name: str, start_indices: XlaOp | Sequence[XlaOp]) -> tuple[XlaOp, ...]:
+    from ..builder import XlaOp
+
+    indices = (start_indices,) if isinstance(start_indices, XlaOp) else tuple(start_indices)
+    require_ops(builder, op_name, start_indices=indices)
+    return indices
+
+
+@builder_function
+def DynamicSlice(operand: XlaOp, start_indices: Sequence[XlaOp], size_indices: Sequence[int]) -> XlaOp:
+    """The sub-array of `size_indices` at runtime `start_indices` (one integer scalar per
+    dimension; an s32 vector is accepted too), clamped into the operand (page 003)."""
+    builder = builder_of("DynamicSlice", operand)
+    indices = _indices(builder, "DynamicSlice", start_indices)
+    sizes = int_tuple(builder, "DynamicSlice", size_indices, "size_indices")
+    return builder.add("DynamicSlice", Op.DYNAMIC_SLICE, (operand, *indices), {"dynamic_slice_sizes": sizes})
+
+
+@builder_function
+def DynamicUpdateSlice(operand: XlaOp, update: XlaOp, start_indices: Sequence[XlaOp]) -> XlaOp:
+    """The operand with `update` written at runtime `start_indices`, clamped in (page 003)."""
+    builder = builder_of("DynamicUpdateSlice", operand)
+    indices = _indices(builder, "DynamicUpdateSlice", start_indices)
+    return builder.add("DynamicUpdateSlice", Op.DYNAMIC_UPDATE_SLICE, (operand, update, *indices))
+
+
+# -- concatenate ------------------------------------------------------------------------------
+define(Op.CONCATENATE, AttrSpec("dimensions", INT_LIST, required=True), check=one_dimension)
+
+
+def _concatenated(sizes: tuple[int, int], bounds: tuple[int, int]) -> tuple[int, int]:
+    """(size, bound) of two pieces joined: sizes add unless one is `?`; a bound exists when each
+    piece has a bound or a static size (XLA's InferConcatenatedDimAndBound)."""
+    size = UNBOUNDED if UNBOUNDED in sizes else sizes[0] + sizes[1]
+    if UNBOUNDED in bounds:
+        either = [b if b != UNBOUNDED else s for s, b in zip(sizes, bounds)]
+        has_bound = any(b != UNBOUNDED for b in bounds)
+        bound = either[0] + either[1] if has_bound and UNBOUNDED not in either else UNBOUNDED
+    else:
+        bound = bounds[0] + bounds[1]
+    return size, bound
+
+
+@shape_rule(Op.CONCATENATE)
+def concatenate_shape(ctx: ShapeContext) -> Shape:
+    """The operands joined along `dimensions`' one dimension; they agree in every other one."""
+    if not ctx.operands:
+        raise ShapeError("expects at least one operand")
+    d = the_dimension(ctx)
+    first = array_operand(ctx, 0)
+    if not 0 <= d < first.rank:
+        raise ShapeError(f"dimensions=[{d}] is not a dimension of operand 0 {first}")
+    element_type = first.element_type
+    for k, s in enumerate(ctx.operands[1:], 1):
+        array_operand(ctx, k)
+        if s.rank != first.rank:
+            raise ShapeError(f"operand {k} must have the rank of operand 0: found {first} and {s}")
+        if not same_type_ignoring_fp(first, s):
+            raise ShapeError(f"operand {k} must have the element type of operand 0: found {first} and {s}")
+        for i, (a, b) in enumerate(zip(first.dimensions, s.dimensions)):
+            if i != d and a != b and UNBOUNDED not in (a, b):
+                raise ShapeError(
+                    f"operand {k} must match operand 0 in every dimension but {d}: found {first} and {s}"
+                )
+        element_type = higher_precision(s.element_type, first.element_type)  # as XLA: last with first
+    sizes = [UNBOUNDED] * first.rank
+    bounds = [UNBOUNDED] * first.rank
+    sizes[d] = 0
+    for s in ctx.operands:
+        for i in range(first.rank):
+            pair = ((sizes[i], s.dimensions[i]), (bounds[i], bound_of(s, i)))
+            sizes[i], bounds[i] = _concatenated(*pair) if i == d else most_specific(i, *pair)
+    dynamic = [b != UNBOUNDED or n == UNBOUNDED for n, b in zip(sizes, bounds)]
+    return Shape.array(element_type, sizes, dynamic_dimensions=dynamic)
+
+
+@builder_function
+def ConcatInDim(builder: XlaBuilder, operands: Sequence[XlaOp], dimension: int) -> XlaOp:
+    """The operands joined along `dimension` (page 003, Concatenate)."""
+    return builder.add("ConcatInDim", Op.CONCATENATE, tuple(operands), {"dimensions": (int(dimension),)})
+
+
+# -- pad --------------------------------------------------------------------------------------
+define(Op.PAD, AttrSpec("padding", PADDING, required=True))
+
+
+@shape_rule(Op.PAD)
+def pad_shape(ctx: ShapeContext) -> Shape:
+    """Each dimension grows by low + high edge padding (negative removes elements) and interior
+    padding between elements; a dynamic dimension stays dynamic."""
+    operand = array_operand(ctx, 0, "operand")
+    value = array_operand(ctx, 1, "padding_value")
+    config: PaddingConfig | None = ctx.attr("padding")
+    pads = config.dimensions if config is not None else ()
+    if value.rank != 0:
+        raise ShapeError(f"operand 1 (padding_value) must be a scalar: found {value}")
+    if len(pads) != operand.rank:
+        raise ShapeError(
+            f"padding= must give one low_high_interior per dimension of {operand}: found {len(pads)}"
+        )
+    if not same_type_ignoring_fp(operand, value):
+        raise ShapeError(
+            f"operand 1 (padding_value) must have the element type of operand 0: found {operand} and {value}"
+        )
+    sizes: list[int] = []
+    for i, (n, p) in enumerate(zip(operand.dimensions, pads)):
+        if p.interior < 0:
+            raise ShapeError(
+                f"padding= dimension {i} ({p.low}_{p.high}_{p.interior}) has negative interior padding"
+            )
+        if n == UNBOUNDED:
+            sizes.append(UNBOUNDED)
+            continue
+        size = n + p.low + p.high + max(n - 1, 0) * p.interior
+        if size < 0:
+            raise ShapeError(
+                f"padding= dimension {i} ({p.low}_{p.high}_{p.interior}) leaves a negative size for {operand}"
+            )
+        sizes.append(size)
+    element_type = higher_precision(operand.element_type, value.element_type)
+    return Shape.array(element_type, sizes, dynamic_dimensions=operand.dynamic_dimensions)
+
+
+def as_padding_config(
+    builder: XlaBuilder, op_name: str, config: PaddingConfig | Sequence[Sequence[int]]
+) -> PaddingConfig:
+    """A PaddingConfig, or one (low, high[, interior]) per dimension."""
+    if isinstance(config, PaddingConfig):
+        return config
+    dims = []
+    for entry in config:
+        values = int_tuple(builder, op_name, entry, "padding_config entries")
+        if len(values) not in (2, 3):
+            raise builder.error(
+                op_name,
+                f"padding_config entries must be (low, high) or (low, high, interior): found {values}",
+            )
+        dims.append(PaddingDimension(*values))
+    return PaddingConfig(tuple(dims))
+
+
+@builder_function
+def Pad(
+    operand: XlaOp, padding_value: XlaOp, padding_config: PaddingConfig | Sequence[Sequence[int]]
+) -> XlaOp:
+    """The operand with `padding_value` added at the edges and between elements (page 003);
+    `padding_config` is a PaddingConfig or one (low, high[, interior]) per dimension."""
+    builder = builder_of("Pad", operand)
+    config = as_padding_config(builder, "Pad", padding_config)
+    return builder.add("Pad", Op.PAD, (operand, padding_value), {"padding": config})
+
+
+@builder_function
+def PadInDim(operand: XlaOp, padding_value: XlaOp, dimno: int, pad_lo: int, pad_hi: int) -> XlaOp:
+    """Edge padding of dimension `dimno` only."""
+    builder = builder_of("PadInDim", operand)
+    require_ops(builder, "PadInDim", operand=operand)
+    s = operand.shape
+    if not s.is_array or not 0 <= dimno < s.rank:
+        raise builder.error("PadInDim", f"dimno={dimno} is not a dimension of the operand {s}")
+    dims = [PaddingDimension(0, 0)] * s.rank
+    dims[dimno] = PaddingDimension(pad_lo, pad_hi)
+    return builder.add("PadInDim", Op.PAD, (operand, padding_value), {"padding": PaddingConfig(tuple(dims))})
