@@ -239,7 +239,9 @@ class XlaBuilder:
             except ShapeError as e:
                 raise self.error(op_name, e.message) from None
             if shape is not None and not inferred.compatible(shape):
-                raise self.error(op_name, f"the result shape {shape} does not match the op's rule: {inferred}")
+                raise self.error(
+                    op_name, f"the result shape {shape} does not match the op's rule: {inferred}"
+                )
             shape = shape if shape is not None else inferred
         elif shape is None:
             raise self.error(op_name, f"{opcode.text} needs its result shape")

@@ -182,7 +182,9 @@ def _shape_error(
         return None
     try:
         preferred = i.shape.element_type if i.shape.is_array else None
-        inferred = op_spec.shape_rule(ShapeContext(i.opcode, operands, i.attrs, program_shape, preferred, i.shape))
+        inferred = op_spec.shape_rule(
+            ShapeContext(i.opcode, operands, i.attrs, program_shape, preferred, i.shape)
+        )
     except HloError as e:
         rule, _, found = e.message.partition(": ")
         return (rule, found) if found else (i.opcode.text, e.message)

@@ -1,0 +1,481 @@
+"""Collectives that exchange blocks between devices (page 003: AllToAll, CollectivePermute; XLA's
+RaggedAllToAll), their -start/-done forms and builder functions. Imported by collectives.py."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..dtypes import PrimitiveType
+from ..errors import ShapeError
+from ..ir.instruction import Instruction
+from ..ir.opcode import Opcode
+from ..layout import Layout
+from ..shape import UNBOUNDED, Shape
+from ..text.attr_codecs import INT_LIST, INT_LIST_LIST, Simple
+from ..text.sharding_codec import parse_source_target_pairs, print_source_target_pairs
+from .array_rules import one_dimension
+from .callee import text, texts
+from .collectives import (
+    array_operands,
+    channel_id,
+    channel_number,
+    collective_attrs,
+    collective_base,
+    group_mode,
+    one_or_tuple,
+    replica_groups,
+)
+from .registry import AttrSpec, ShapeContext, builder_function, define, if_nonempty, shape_rule
+from .rule_helpers import builder_of, operand
+
+if TYPE_CHECKING:
+    from ..builder import XlaOp
+
+Op = Opcode
+SOURCE_TARGET_PAIRS = Simple(parse_source_target_pairs, print_source_target_pairs)
+
+
+# -- all-to-all -------------------------------------------------------------------------------
+define(Op.ALL_TO_ALL, *collective_base(), AttrSpec("dimensions", INT_LIST), check=one_dimension)
+
+
+@shape_rule(Op.ALL_TO_ALL)
+def all_to_all_shape(ctx: ShapeContext) -> Shape:
+    """With dimensions={d}: one array split into group-size blocks along d, block i sent to
+    member i and the received blocks concatenated along d, so the shape is kept. Without: one
+    operand per group member, all of one shape, giving the tuple of the received ones."""
+    arrays = array_operands(ctx)
+    groups = replica_groups(ctx, group_mode(ctx, False))
+    count = len(groups[0]) if groups else None
+    dims = ctx.attr("dimensions")
+    if dims is not None:
+        if len(dims) != 1:
+            raise ShapeError(
+                f"dimensions= must hold exactly one dimension (the split dimension): found {list(dims)}"
+            )
+        if len(arrays) != 1:
+            raise ShapeError(f"with dimensions= expects one operand: found {len(arrays)} ({texts(arrays)})")
+        return split_concat(arrays[0], dims[0], dims[0], count)
+    if count is not None and len(arrays) != count:
+        raise ShapeError(f"expects one operand per member of a replica group ({count}): found {len(arrays)}")
+    for k, s in enumerate(arrays):
+        if s.is_unbounded_dynamic:
+            raise ShapeError(f"operand {k} must not have unbounded dimensions: found {text(s)}")
+        if not s.equal(arrays[0], ignore_layout=True):
+            raise ShapeError(
+                f"operand {k} must have the shape of operand 0: found {text(s)} and {text(arrays[0])}"
+            )
+    return Shape.make_tuple(arrays)
+
+
+def split_concat(s: Shape, split: int, concat: int, count: int | None) -> Shape:
+    """`s` split into `count` blocks along `split`, the blocks concatenated along `concat`
+    (XLA's InferAllToAllShape; count None: unknown here, sizes checked as far as possible)."""
+    for what, d in (("split", split), ("concat", concat)):
+        if not 0 <= d < s.rank:
+            raise ShapeError(f"the {what} dimension {d} must be a dimension of the operand: found {text(s)}")
+    if any(s.is_dynamic_dimension(d) and s.dimensions[d] != UNBOUNDED for d in range(s.rank)):
+        raise ShapeError(f"the operand must not have bounded dynamic dimensions: found {text(s)}")
+    size = s.dimensions[split]
+    if count is None:
+        return s
+    if size != UNBOUNDED and size % count:
+        raise ShapeError(
+            f"the split dimension {split} must be divisible by the split count {count}: found {text(s)}"
+        )
+    dims = list(s.dimensions)
+    if size != UNBOUNDED:
+        dims[split] = size // count
+    if dims[concat] != UNBOUNDED:
+        dims[concat] *= count
+    return s.replace(dimensions=tuple(dims))
+
+
+def _layout_for(builder: Any, shape: Shape, layout: Layout | None) -> Shape:
+    if layout is None:
+        return shape
+    if len(layout.minor_to_major) != shape.rank:
+        raise builder.error("AllToAll", f"the layout must fit the operands: found {layout} for {text(shape)}")
+    return shape.with_layout(layout)
+
+
+@builder_function
+def AllToAll(
+    operand: XlaOp,
+    split_dimension: int,
+    concat_dimension: int,
+    split_count: int,
+    replica_groups: Any = (),
+    layout: Layout | None = None,
+    channel_id: Any = None,
+) -> XlaOp:
+    """Split `operand` into `split_count` blocks along `split_dimension`, send block i to group
+    member i, concatenate what arrives along `concat_dimension` (page 003). As XlaBuilder: one
+    all-to-all on the split dimension, then reshape, transpose and reshape (with `layout`, the
+    tuple form)."""
+    from .registry import BUILDERS
+
+    if layout is not None:
+        return AllToAllTuple(
+            operand, split_dimension, concat_dimension, split_count, replica_groups, layout, channel_id
+        )
+    builder = builder_of("AllToAll", operand)
+    s = operand.shape
+    if not isinstance(split_count, int) or split_count <= 0:
+        raise builder.error("AllToAll", f"split_count must be a positive int: found {split_count!r}")
+    if not s.is_array:
+        raise builder.error("AllToAll", f"the operand must be an array: found {text(s)}")
+    try:
+        final = split_concat(s, split_dimension, concat_dimension, split_count)
+    except ShapeError as e:
+        raise builder.error("AllToAll", e.message) from None
+    attrs = collective_attrs(builder, "AllToAll", replica_groups or [list(range(split_count))], channel_id)
+    attrs["dimensions"] = (split_dimension,)
+    exchanged = builder.add("AllToAll", Op.ALL_TO_ALL, (operand,), attrs)
+    if split_dimension == concat_dimension:
+        return exchanged
+    # Blocks as their own dimension before the split dimension, moved before the concat one.
+    sizes: list[int] = []
+    for i, d in enumerate(s.dimensions):
+        sizes += [split_count, d if d == UNBOUNDED else d // split_count] if i == split_dimension else [d]
+    permutation: list[int] = []
+    for i in range(s.rank):
+        if i == concat_dimension:
+            permutation.append(split_dimension)
+        permutation.append(i + 1 if i >= split_dimension else i)
+    if not s.is_unbounded_dynamic:
+        blocks = BUILDERS["Reshape"](exchanged, sizes)
+        return BUILDERS["Reshape"](BUILDERS["Transpose"](blocks, permutation), list(final.dimensions))  # type: ignore[no-any-return]
+    return _unbounded_all_to_all(
+        exchanged, s, sizes, permutation, final, split_dimension, concat_dimension, split_count
+    )
+
+
+def _unbounded_all_to_all(
+    exchanged: XlaOp, s: Shape, sizes: list[int], permutation: list[int], final: Shape,
+    split: int, concat: int, count: int,
+) -> XlaOp:  # fmt: skip
+    """The reshapes of AllToAll with unbounded sizes: runtime sizes fed to mhlo.dynamic_reshape
+    custom calls, as XlaBuilder does."""
+    from .custom_call import CustomCall
+    from .registry import BUILDERS
+
+    b = exchanged.builder
+
+    def size_of(i: int) -> XlaOp:
+        if s.dimensions[i] == UNBOUNDED:
+            return BUILDERS["Reshape"](BUILDERS["GetDimensionSize"](exchanged, i), [1])  # type: ignore[no-any-return]
+        return BUILDERS["ConstantR1"](b, [s.dimensions[i]], PrimitiveType.S32)  # type: ignore[no-any-return]
+
+    r1_count = BUILDERS["ConstantR1"](b, [count], PrimitiveType.S32)
+    dynamic_sizes: list[XlaOp] = []
+    for i in range(s.rank):
+        if i != split:
+            dynamic_sizes.append(size_of(i))
+            continue
+        dynamic_sizes.append(r1_count)
+        if s.dimensions[i] == UNBOUNDED:
+            dynamic_sizes.append(BUILDERS["Div"](size_of(i), r1_count))
+        else:
+            dynamic_sizes.append(BUILDERS["ConstantR1"](b, [s.dimensions[i] // count], PrimitiveType.S32))
+    blocks_shape = Shape.array(s.element_type, sizes, dynamic_dimensions=[d == UNBOUNDED for d in sizes])
+    concat_sizes = BUILDERS["ConcatInDim"](b, dynamic_sizes, 0)
+    blocks = CustomCall(b, "mhlo.dynamic_reshape", [exchanged, concat_sizes], blocks_shape)
+    moved = BUILDERS["Transpose"](blocks, permutation)
+    final_sizes = [size_of(i) for i in range(s.rank)]
+    final_sizes[split] = BUILDERS["Div"](final_sizes[split], r1_count)
+    final_sizes[concat] = BUILDERS["Mul"](final_sizes[concat], r1_count)
+    return CustomCall(b, "mhlo.dynamic_reshape", [moved, BUILDERS["ConcatInDim"](b, final_sizes, 0)], final)
+
+
+@builder_function
+def AllToAllTuple(*args: Any, **kwargs: Any) -> XlaOp:
+    """`AllToAllTuple(operands, replica_groups=(), layout=None, channel_id=None)`: operand i sent
+    to group member i, the received ones as a tuple. `AllToAllTuple(operand, split_dimension,
+    concat_dimension, split_count, replica_groups=(), layout=None, channel_id=None)`: AllToAll
+    done as slices, the tuple form and a concatenation (XlaBuilder's two overloads)."""
+    from ..builder import XlaOp
+
+    if args and isinstance(args[0], XlaOp):
+        return _split_all_to_all_tuple(*args, **kwargs)
+    return _all_to_all_tuple(*args, **kwargs)
+
+
+def _all_to_all_tuple(
+    operands: Sequence[XlaOp], replica_groups: Any = (), layout: Layout | None = None, channel_id: Any = None
+) -> XlaOp:
+    builder = builder_of("AllToAllTuple", operands)
+    shapes = [o.shape for o in operands]
+    for k, s in enumerate(shapes):
+        if not s.is_array:
+            raise builder.error("AllToAllTuple", f"operand {k} must be an array: found {text(s)}")
+    attrs = collective_attrs(builder, "AllToAllTuple", replica_groups, channel_id)
+    if layout is not None:
+        attrs["constrain_layout"] = True
+    shape = Shape.make_tuple(_layout_for(builder, s, layout) for s in shapes)
+    return builder.add("AllToAllTuple", Op.ALL_TO_ALL, tuple(operands), attrs, shape=shape)
+
+
+def _split_all_to_all_tuple(
+    operand: XlaOp, split_dimension: int, concat_dimension: int, split_count: int,
+    replica_groups: Any = (), layout: Layout | None = None, channel_id: Any = None,
+) -> XlaOp:  # fmt: skip
+    from .registry import BUILDERS
+    from .tuple_ops import GetTupleElement
+
+    builder = builder_of("AllToAllTuple", operand)
+    s = operand.shape
+    if not isinstance(split_count, int) or split_count <= 0:
+        raise builder.error("AllToAllTuple", f"split_count must be a positive int: found {split_count!r}")
+    if not s.is_array or s.is_unbounded_dynamic:
+        raise builder.error(
+            "AllToAllTuple", f"the operand must be an array without unbounded sizes: found {text(s)}"
+        )
+    try:
+        split_concat(s, split_dimension, concat_dimension, split_count)
+    except ShapeError as e:
+        raise builder.error("AllToAllTuple", e.message) from None
+    block = s.dimensions[split_dimension] // split_count
+    slices = [
+        BUILDERS["SliceInDim"](operand, i * block, (i + 1) * block, 1, split_dimension)
+        for i in range(split_count)
+    ]
+    exchanged = _all_to_all_tuple(slices, replica_groups, layout, channel_id)
+    received = [GetTupleElement(exchanged, i) for i in range(split_count)]
+    return BUILDERS["ConcatInDim"](builder, received, concat_dimension)  # type: ignore[no-any-return]
+
+
+# -- ragged-all-to-all ------------------------------------------------------------------------
+define(
+    Op.RAGGED_ALL_TO_ALL,
+    *collective_base(),
+    AttrSpec("dimensions", INT_LIST),
+    check=one_dimension,
+    arity=None,
+)
+RAGGED_ROLES = ("input", "output", "input_offsets", "send_sizes", "output_offsets", "recv_sizes")
+
+
+@shape_rule(Op.RAGGED_ALL_TO_ALL)
+def ragged_all_to_all_shape(ctx: ShapeContext) -> Shape:
+    """Operands (input, output, input_offsets, send_sizes, output_offsets, recv_sizes); the
+    result is the output buffer, updated in place. The four offset/size operands share one
+    shape of rank 1 or 2."""
+    if len(ctx.operands) != len(RAGGED_ROLES):
+        raise ShapeError(
+            f"expects 6 operands ({', '.join(RAGGED_ROLES)}): "
+            f"found {len(ctx.operands)} ({texts(ctx.operands)})"
+        )
+    replica_groups(ctx, group_mode(ctx, False))
+    for k in range(2, 6):
+        s = ctx.operands[k]
+        if not s.is_array or s.rank not in (1, 2):
+            raise ShapeError(
+                f"operand {k} ({RAGGED_ROLES[k]}) must be an array of rank 1 or 2: found {text(s)}"
+            )
+        if k > 2 and not s.equal(ctx.operands[2], ignore_layout=True):
+            raise ShapeError(
+                f"operand {k} ({RAGGED_ROLES[k]}) must have the shape of operand 2 (input_offsets): found "
+                f"{text(s)} and {text(ctx.operands[2])}"
+            )
+    output = ctx.operands[1]
+    if not output.is_array:
+        raise ShapeError(f"operand 1 (output) must be an array: found {text(output)}")
+    return output
+
+
+@builder_function
+def RaggedAllToAll(
+    input: XlaOp,
+    input_offsets: XlaOp,
+    send_sizes: XlaOp,
+    output: XlaOp,
+    output_offsets: XlaOp,
+    recv_sizes: XlaOp,
+    replica_groups: Any = (),
+    channel_id: Any = None,
+) -> XlaOp:
+    """Ragged blocks of `input` (at `input_offsets`, `send_sizes` long) sent to each group
+    member, written into `output` at `output_offsets`. Arguments in xla_builder.h's order; the
+    instruction's operands in HLO's (input, output, input_offsets, ...)."""
+    builder = builder_of("RaggedAllToAll", input)
+    attrs = collective_attrs(builder, "RaggedAllToAll", replica_groups, channel_id)
+    operands = (input, output, input_offsets, send_sizes, output_offsets, recv_sizes)
+    return builder.add("RaggedAllToAll", Op.RAGGED_ALL_TO_ALL, operands, attrs)
+
+
+# -- collective-permute -----------------------------------------------------------------------
+def _in_place_permute(instr: Instruction, operands: tuple[Shape, ...]) -> str | None:
+    """Parse-time: the in-place form (slice_sizes=) has four operands."""
+    if instr.attr("slice_sizes") and len(operands) != 4:
+        return (
+            "with slice_sizes= (the in-place form) expects 4 operands (input, output, input offsets, "
+            f"output offsets): found {len(operands)}"
+        )
+    return None
+
+
+for op in (Op.COLLECTIVE_PERMUTE, Op.COLLECTIVE_PERMUTE_START):
+    define(
+        op,
+        channel_id(),
+        AttrSpec("source_target_pairs", SOURCE_TARGET_PAIRS, required=True),
+        AttrSpec("slice_sizes", INT_LIST_LIST, printed=if_nonempty),
+        check=_in_place_permute,
+    )
+define(Op.COLLECTIVE_PERMUTE_DONE)
+
+
+def _offsets(buffer: Shape, offsets: Shape, what: str) -> None:
+    """A buffer's offsets: a tuple of one scalar per dimension, or a tuple of such tuples."""
+    elements = offsets.tuple_shapes if offsets.is_tuple else ()
+    if not offsets.is_tuple or not (all(e.is_array for e in elements) or all(e.is_tuple for e in elements)):
+        raise ShapeError(
+            f"{what} must be a tuple of indices or a tuple of such tuples: found {text(offsets)}"
+        )
+    counts = [len(e.tuple_shapes) for e in elements] if elements and elements[0].is_tuple else [len(elements)]
+    if any(c != buffer.rank for c in counts):
+        raise ShapeError(f"{what} must hold one index per dimension of {text(buffer)}: found {text(offsets)}")
+
+
+def _in_place(ctx: ShapeContext) -> int:
+    """Checks the in-place form's buffers and offsets; how many times a device may appear."""
+    if len(ctx.operands) != 4:
+        raise ShapeError(
+            f"with slice_sizes= expects 4 operands (input, output, input offsets, output offsets): found "
+            f"{len(ctx.operands)}"
+        )
+    source, dest, source_offsets, dest_offsets = ctx.operands
+    if source.is_array and dest.is_array:
+        _offsets(source, source_offsets, "operand 2 (input offsets)")
+        _offsets(dest, dest_offsets, "operand 3 (output offsets)")
+    elif source.is_tuple and dest.is_tuple and len(source.tuple_shapes) == len(dest.tuple_shapes):
+        for buffers, offsets, what in (
+            (source, source_offsets, "operand 2 (input offsets)"),
+            (dest, dest_offsets, "operand 3 (output offsets)"),
+        ):
+            if not (offsets.is_tuple and len(offsets.tuple_shapes) == len(buffers.tuple_shapes)):
+                raise ShapeError(
+                    f"{what} must hold offsets for each buffer of {text(buffers)}: found {text(offsets)}"
+                )
+            for b, o in zip(buffers.tuple_shapes, offsets.tuple_shapes):
+                _offsets(b, o, what)
+    else:
+        raise ShapeError(
+            f"operands 0 and 1 (input and output buffers) must both be arrays or tuples of one length: found "
+            f"{text(source)} and {text(dest)}"
+        )
+    offsets = source_offsets if source.is_array else source_offsets.tuple_shapes[0]
+    return len(offsets.tuple_shapes)
+
+
+def _pairs(ctx: ShapeContext, allowed: int) -> None:
+    """Ids are non-negative, and no device is a source (or a target) more than `allowed` times."""
+    pairs = ctx.attr("source_target_pairs", ())
+    for source, target in pairs:
+        if source < 0 or target < 0:
+            raise ShapeError(f"source_target_pairs= must hold device ids >= 0: found {{{source},{target}}}")
+    for k, role in enumerate(("source", "target")):
+        for device, n in Counter(p[k] for p in pairs).items():
+            if n > allowed:
+                times = "once" if allowed == 1 else f"{allowed} times"
+                raise ShapeError(
+                    f"source_target_pairs= must name each {role} at most {times}: "
+                    f"found {role} {device} {n} times "
+                    f"in {print_source_target_pairs(pairs)}"
+                )
+
+
+def _permuted(ctx: ShapeContext) -> tuple[Shape, Shape]:
+    """(what is sent, what is received) of a collective-permute(-start), pairs checked."""
+    if ctx.attr("slice_sizes"):
+        allowed = _in_place(ctx)
+        _pairs(ctx, allowed)
+        return ctx.operands[0], ctx.operands[1]
+    arrays = array_operands(ctx)
+    _pairs(ctx, 1)
+    shape = one_or_tuple(arrays)
+    return shape, shape
+
+
+@shape_rule(Op.COLLECTIVE_PERMUTE)
+def collective_permute_shape(ctx: ShapeContext) -> Shape:
+    """The operands (a tuple if several) as received from each pair's source; in place (with
+    slice_sizes=), the output buffer operand 1 (page 003, CollectivePermute)."""
+    return _permuted(ctx)[1]
+
+
+@shape_rule(Op.COLLECTIVE_PERMUTE_START)
+def collective_permute_start_shape(ctx: ShapeContext) -> Shape:
+    """(sent, received, context...); the context shapes are the written ones."""
+    sent, received = _permuted(ctx)
+    context = ctx.shape.tuple_shapes[2:] if ctx.shape is not None and ctx.shape.is_tuple else ()
+    return Shape.make_tuple((sent, received, *context))
+
+
+@shape_rule(Op.COLLECTIVE_PERMUTE_DONE)
+def collective_permute_done_shape(ctx: ShapeContext) -> Shape:
+    start = operand(ctx, 0, "the collective-permute-start")
+    if not (start.is_tuple and len(start.tuple_shapes) >= 2):
+        raise ShapeError(
+            f"operand 0 must be a collective-permute-start's (sent, received, ...): found {text(start)}"
+        )
+    return start.tuple_shapes[1]
+
+
+def _pairs_arg(builder: Any, op_name: str, pairs: Any) -> tuple[tuple[int, int], ...]:
+    try:
+        out = tuple((int(s), int(t)) for s, t in pairs)
+    except (TypeError, ValueError):
+        raise builder.error(
+            op_name, f"source_target_pairs must be (source, target) pairs: found {pairs!r}"
+        ) from None
+    return out
+
+
+def _permute(op_name: str, opcode: Opcode, operands: Sequence[XlaOp], pairs: Any, channel: Any) -> XlaOp:
+    builder = builder_of(op_name, operands)
+    attrs: dict[str, Any] = {"source_target_pairs": _pairs_arg(builder, op_name, pairs)}
+    number = channel_number(builder, op_name, channel)
+    if number is not None:
+        attrs["channel_id"] = number
+    return builder.add(op_name, opcode, tuple(operands), attrs)
+
+
+@builder_function
+def CollectivePermute(
+    operand: XlaOp, source_target_pairs: Sequence[tuple[int, int]], channel_id: Any = None
+) -> XlaOp:
+    """Each pair's source sends `operand` to its target; a device no pair targets receives
+    zeros (page 003). No two pairs share a source, nor a target."""
+    return _permute("CollectivePermute", Op.COLLECTIVE_PERMUTE, [operand], source_target_pairs, channel_id)
+
+
+@builder_function
+def MultiCollectivePermute(
+    operands: Sequence[XlaOp], source_target_pairs: Sequence[tuple[int, int]], channel_id: Any = None
+) -> XlaOp:
+    """CollectivePermute of several operands at once (a tuple result)."""
+    return _permute(
+        "MultiCollectivePermute", Op.COLLECTIVE_PERMUTE, operands, source_target_pairs, channel_id
+    )
+
+
+@builder_function
+def CollectivePermuteStart(
+    operand: XlaOp, source_target_pairs: Sequence[tuple[int, int]], channel_id: Any = None
+) -> XlaOp:
+    """The asynchronous start of a CollectivePermute: (sent, received)."""
+    return _permute(
+        "CollectivePermuteStart", Op.COLLECTIVE_PERMUTE_START, [operand], source_target_pairs, channel_id
+    )
+
+
+@builder_function
+def CollectivePermuteDone(operand: XlaOp) -> XlaOp:
+    """The received value of a CollectivePermuteStart."""
+    return builder_of("CollectivePermuteDone", operand).add(
+        "CollectivePermuteDone", Op.COLLECTIVE_PERMUTE_DONE, (operand,)
+    )
