@@ -8,13 +8,14 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ..errors import HloError
-from . import check, fmt, layout
+from . import check, fmt, layout, run
 
 # name -> (add its arguments, run it and return the exit code)
 COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
     "fmt": (fmt.add_arguments, fmt.run),
     "check": (check.add_arguments, check.run),
     "layout": (layout.add_arguments, layout.run),
+    "run": (run.add_arguments, run.run),
 }
 
 

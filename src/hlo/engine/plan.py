@@ -19,6 +19,7 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..ops.registry import spec
+from ..shape import Shape
 
 # Ops that run even when nothing uses their result.
 SIDE_EFFECTING = frozenset(
@@ -84,6 +85,12 @@ class KernelContext:
     options: RunOptions
     plans: dict[str, Plan] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)  # per-run state (rng, feeds, replicas)
+    planning: list[Computation] = field(default_factory=list)  # computations being planned
+
+    def operand_shapes(self, instr: Instruction) -> tuple[Shape, ...]:
+        """The shapes of an instruction's operands (in the computation being planned)."""
+        by_name = self.planning[-1].by_name
+        return tuple(by_name[o].shape for o in instr.operands)
 
     def computation(self, name: str) -> Plan:
         """The plan of a called computation (planned once)."""
@@ -114,12 +121,15 @@ def plan_computation(c: Computation, ctx: KernelContext) -> Plan:
     if c.name not in ctx.plans:
         ctx.plans[c.name] = plan  # visible to recursive planning of callees
     steps = []
-    for k, i in enumerate(order):
-        if i.opcode is Opcode.PARAMETER:
-            continue
-        steps.append(
-            Step(i, _bind(i, ctx), tuple(slot_of[o] for o in i.operands), k, tuple(frees.get(k, ())))
-        )
+    ctx.planning.append(c)
+    try:
+        for k, i in enumerate(order):
+            if i.opcode is Opcode.PARAMETER:
+                continue
+            inputs = tuple(slot_of[o] for o in i.operands)
+            steps.append(Step(i, _bind(i, ctx), inputs, k, tuple(frees.get(k, ()))))
+    finally:
+        ctx.planning.pop()
     plan.steps = tuple(steps)
     plan.root_slot = slot_of[root]
     plan.slot_count = len(order) + 1

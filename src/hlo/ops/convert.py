@@ -4,19 +4,25 @@ the verifier passes as `preferred_element_type` and the builder asks for the sam
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..dtypes import PrimitiveType
+from ..engine import bits, numerics
 from ..errors import ShapeError
+from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape, as_primitive_type
 from ..text.attr_codecs import INT
 from .array_rules import require_ops, storage_bits, written_element_type
-from .registry import BUILDERS, AttrSpec, ShapeContext, builder_function, define, shape_rule
+from .registry import BUILDERS, AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import array_operand, builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -162,3 +168,32 @@ def ReducePrecision(operand: XlaOp, exponent_bits: int, mantissa_bits: int) -> X
     builder = builder_of("ReducePrecision", operand)
     attrs = {"exponent_bits": int(exponent_bits), "mantissa_bits": int(mantissa_bits)}
     return builder.add("ReducePrecision", Op.REDUCE_PRECISION, (operand,), attrs)
+
+
+# -- kernels ----------------------------------------------------------------------------------
+_FLUSHING_TARGETS = (PrimitiveType.PRED, PrimitiveType.F32, PrimitiveType.F64)
+
+
+@kernel(Op.CONVERT)
+def convert_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """numerics.convert; XLA:CPU flushes subnormal inputs when converting to pred, f32 or f64."""
+    source = ctx.operand_shapes(instr)[0].element_type
+    target = instr.shape.element_type
+    flush = ctx.options.flush_denormals and source.is_floating_point and target in _FLUSHING_TARGETS
+    if flush:
+        return lambda x: numerics.convert(numerics.flush_denormals(x), target)
+    return lambda x: numerics.convert(x, target)
+
+
+@kernel(Op.BITCAST_CONVERT)
+def bitcast_convert_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    source = ctx.operand_shapes(instr)[0].element_type
+    target = instr.shape.element_type
+    return lambda x: bits.bitcast_convert(x, source, target)
+
+
+@kernel(Op.REDUCE_PRECISION)
+def reduce_precision_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    t = instr.shape.element_type
+    exponent_bits, mantissa_bits = instr.attrs["exponent_bits"], instr.attrs["mantissa_bits"]
+    return lambda x: bits.reduce_precision(x, t, exponent_bits, mantissa_bits)

@@ -5,10 +5,14 @@ makes them)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import HloError, ShapeError
+from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import UNBOUNDED, Shape, as_primitive_type
 from ..text.attr_codecs import INT, INT32, INT_LIST
@@ -22,11 +26,12 @@ from .array_rules import (
     storage_bits,
     the_dimension,
 )
-from .registry import AttrSpec, ShapeContext, builder_function, define, shape_rule
+from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import array_operand, builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 S32 = PrimitiveType.S32
@@ -231,3 +236,63 @@ def RemoveDynamicDimension(operand: XlaOp, dimension: int) -> XlaOp:
         {"dimensions": (d,)},
         shape=source.replace(dynamic_dimensions=flags),
     )
+
+
+# -- kernels ----------------------------------------------------------------------------------
+@kernel(Op.IOTA)
+def iota_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """0, 1, 2, ... along iota_dimension, converted to the element type as ConvertElementType
+    would convert the integer."""
+    from ..engine.numerics import convert
+
+    shape, dim = instr.shape, instr.attrs["iota_dimension"]
+    t = shape.element_type
+    counts = np.arange(shape.dimensions[dim], dtype=np.int64)
+    exact = counts if t.is_integral or t is PrimitiveType.PRED else counts.astype(np.float64)
+    line = convert(exact, t)
+    view = [1] * shape.rank
+    view[dim] = shape.dimensions[dim]
+    value = np.broadcast_to(line.reshape(view), shape.dimensions)
+    return lambda: value
+
+
+@kernel(Op.COPY)
+def copy_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Values are never written in place, so a copy is the value itself."""
+    return lambda x: x
+
+
+@kernel(Op.COPY_START)
+def copy_start_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    return lambda x: (x, x, np.zeros((), np.uint32))
+
+
+@kernel(Op.COPY_DONE)
+def copy_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    return lambda started: started[0]
+
+
+@kernel(Op.BITCAST)
+def bitcast_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """The operand's physical bytes read through the result's layout: a plain reshape when both
+    lay their elements out row-major, the memory functions otherwise."""
+    from ..memory import from_physical, to_physical
+
+    source, result = ctx.operand_shapes(instr)[0], instr.shape
+    if _row_major(source) and _row_major(result) and source.element_type is result.element_type:
+        dims = result.dimensions
+        return lambda x: np.reshape(x, dims)
+    return lambda x: from_physical(to_physical(x, source), result)
+
+
+def _row_major(shape: Shape) -> bool:
+    layout = shape.layout
+    if layout is None:
+        return True
+    return tuple(layout.minor_to_major) == tuple(reversed(range(shape.rank))) and not layout.tiles
+
+
+@kernel(Op.GET_DIMENSION_SIZE)
+def get_dimension_size_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    dim = instr.attrs["dimensions"][0]
+    return lambda x: np.array(x.shape[dim], dtype=np.int32)

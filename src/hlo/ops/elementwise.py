@@ -9,21 +9,36 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..dtypes import PrimitiveType
+from ..engine import bits, numerics
+from ..engine.elementwise import Math, elementwise_kernel
 from ..errors import ShapeError
 from ..ir.attrs import ComparisonDirection, ComparisonType
+from ..ir.instruction import Instruction
 from ..ir.metadata import ResultAccuracy
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from ..text.attr_codecs import EnumCodec
 from .array_rules import dims_compatible, int_tuple, require_ops
 from .broadcasting import elementwise_binary
-from .registry import BUILDERS, AttrSpec, OpContext, ShapeContext, builder_function, define, shape_rule
+from .registry import (
+    BUILDERS,
+    AttrSpec,
+    OpContext,
+    ShapeContext,
+    builder_function,
+    define,
+    kernel,
+    shape_rule,
+)
 from .rule_helpers import array_operand, builder_of
 from .shape_ops import add_broadcast_sequence, broadcast_in_dim
 
 if TYPE_CHECKING:
     from ..builder import XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 P = PrimitiveType
@@ -49,6 +64,17 @@ SIGNED = Types(  # XLA's ElementIsSigned (floats count as signed), or complex
 )
 
 
+def _by_width(fn: Callable[..., Any]) -> Math:
+    """A bit-level op that needs the operand type's bit width."""
+    return Math(lambda *xs: fn(*xs[:-1], xs[-1].bit_width), typed=True)
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    from scipy.special import erf
+
+    return erf(x)  # type: ignore[no-any-return]
+
+
 # -- unary ops --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Unary:
@@ -56,42 +82,43 @@ class Unary:
     opcode: Opcode
     types: Types
     result: str = "same"  # "same"; "real": complex gives its component type; "pred"
+    math: Math | None = None  # how the engine computes it
 
 
 UNARY = (
-    Unary("Abs", Op.ABS, SIGNED, "real"),
-    Unary("Acos", Op.ACOS, FLOAT_OR_COMPLEX),
-    Unary("Acosh", Op.ACOSH, FLOAT_OR_COMPLEX),
-    Unary("Asin", Op.ASIN, FLOAT_OR_COMPLEX),
-    Unary("Asinh", Op.ASINH, FLOAT_OR_COMPLEX),
-    Unary("Atanh", Op.ATANH, FLOAT_OR_COMPLEX),
-    Unary("Cbrt", Op.CBRT, FLOAT),  # no complex cbrt in XLA's backends
-    Unary("Ceil", Op.CEIL, FLOAT),
-    Unary("Clz", Op.CLZ, INTEGRAL),
-    Unary("Cos", Op.COS, FLOAT_OR_COMPLEX),
-    Unary("Cosh", Op.COSH, FLOAT_OR_COMPLEX),
-    Unary("Erf", Op.ERF, FLOAT),
-    Unary("Exp", Op.EXP, FLOAT_OR_COMPLEX),
-    Unary("Expm1", Op.EXPM1, FLOAT_OR_COMPLEX),
-    Unary("Floor", Op.FLOOR, FLOAT),
-    Unary("Imag", Op.IMAG, FLOAT_OR_COMPLEX, "real"),
-    Unary("IsFinite", Op.IS_FINITE, FLOAT, "pred"),
-    Unary("Log", Op.LOG, FLOAT_OR_COMPLEX),
-    Unary("Log1p", Op.LOG1P, FLOAT_OR_COMPLEX),
-    Unary("Logistic", Op.LOGISTIC, FLOAT_OR_COMPLEX),
-    Unary("Neg", Op.NEGATE, ARITHMETIC),
-    Unary("Not", Op.NOT, PRED_OR_INTEGRAL),
-    Unary("PopulationCount", Op.POPULATION_COUNT, INTEGRAL),
-    Unary("Real", Op.REAL, FLOAT_OR_COMPLEX, "real"),
-    Unary("Round", Op.ROUND_NEAREST_AFZ, FLOAT),
-    Unary("RoundNearestEven", Op.ROUND_NEAREST_EVEN, FLOAT),
-    Unary("Rsqrt", Op.RSQRT, FLOAT_OR_COMPLEX),
-    Unary("Sign", Op.SIGN, SIGNED),
-    Unary("Sin", Op.SIN, FLOAT_OR_COMPLEX),
-    Unary("Sinh", Op.SINH, FLOAT_OR_COMPLEX),
-    Unary("Sqrt", Op.SQRT, FLOAT_OR_COMPLEX),
-    Unary("Tan", Op.TAN, FLOAT_OR_COMPLEX),
-    Unary("Tanh", Op.TANH, FLOAT_OR_COMPLEX),
+    Unary("Abs", Op.ABS, SIGNED, "real", math=Math(np.abs, flush=False)),
+    Unary("Acos", Op.ACOS, FLOAT_OR_COMPLEX, math=Math(np.arccos)),
+    Unary("Acosh", Op.ACOSH, FLOAT_OR_COMPLEX, math=Math(np.arccosh)),
+    Unary("Asin", Op.ASIN, FLOAT_OR_COMPLEX, math=Math(np.arcsin)),
+    Unary("Asinh", Op.ASINH, FLOAT_OR_COMPLEX, math=Math(np.arcsinh)),
+    Unary("Atanh", Op.ATANH, FLOAT_OR_COMPLEX, math=Math(np.arctanh)),
+    Unary("Cbrt", Op.CBRT, FLOAT, math=Math(np.cbrt)),  # no complex cbrt in XLA's backends
+    Unary("Ceil", Op.CEIL, FLOAT, math=Math(np.ceil)),
+    Unary("Clz", Op.CLZ, INTEGRAL, math=_by_width(bits.count_leading_zeros)),
+    Unary("Cos", Op.COS, FLOAT_OR_COMPLEX, math=Math(np.cos)),
+    Unary("Cosh", Op.COSH, FLOAT_OR_COMPLEX, math=Math(np.cosh)),
+    Unary("Erf", Op.ERF, FLOAT, math=Math(_erf)),
+    Unary("Exp", Op.EXP, FLOAT_OR_COMPLEX, math=Math(np.exp)),
+    Unary("Expm1", Op.EXPM1, FLOAT_OR_COMPLEX, math=Math(np.expm1)),
+    Unary("Floor", Op.FLOOR, FLOAT, math=Math(np.floor)),
+    Unary("Imag", Op.IMAG, FLOAT_OR_COMPLEX, "real", math=Math(np.imag, flush=False)),
+    Unary("IsFinite", Op.IS_FINITE, FLOAT, "pred", math=Math(np.isfinite, flush=False)),
+    Unary("Log", Op.LOG, FLOAT_OR_COMPLEX, math=Math(np.log)),
+    Unary("Log1p", Op.LOG1P, FLOAT_OR_COMPLEX, math=Math(np.log1p)),
+    Unary("Logistic", Op.LOGISTIC, FLOAT_OR_COMPLEX, math=Math(numerics.logistic)),
+    Unary("Neg", Op.NEGATE, ARITHMETIC, math=Math(np.negative, flush=False)),
+    Unary("Not", Op.NOT, PRED_OR_INTEGRAL, math=Math(numerics.logical_not)),
+    Unary("PopulationCount", Op.POPULATION_COUNT, INTEGRAL, math=_by_width(bits.population_count)),
+    Unary("Real", Op.REAL, FLOAT_OR_COMPLEX, "real", math=Math(np.real, flush=False)),
+    Unary("Round", Op.ROUND_NEAREST_AFZ, FLOAT, math=Math(numerics.round_half_away)),
+    Unary("RoundNearestEven", Op.ROUND_NEAREST_EVEN, FLOAT, math=Math(np.rint)),
+    Unary("Rsqrt", Op.RSQRT, FLOAT_OR_COMPLEX, math=Math(numerics.rsqrt)),
+    Unary("Sign", Op.SIGN, SIGNED, math=Math(numerics.sign)),
+    Unary("Sin", Op.SIN, FLOAT_OR_COMPLEX, math=Math(np.sin)),
+    Unary("Sinh", Op.SINH, FLOAT_OR_COMPLEX, math=Math(np.sinh)),
+    Unary("Sqrt", Op.SQRT, FLOAT_OR_COMPLEX, math=Math(np.sqrt)),
+    Unary("Tan", Op.TAN, FLOAT_OR_COMPLEX, math=Math(np.tan)),
+    Unary("Tanh", Op.TANH, FLOAT_OR_COMPLEX, math=Math(np.tanh)),
 )
 UNARY_BY_OPCODE = {u.opcode: u for u in UNARY}
 # Unary ops that take an optional result_accuracy= (the transcendental functions).
@@ -102,6 +129,13 @@ UNARY_WITH_ACCURACY = (
 
 for _u in UNARY:
     define(_u.opcode).accepts_result_accuracy = _u.opcode in UNARY_WITH_ACCURACY
+
+
+@kernel(*UNARY_BY_OPCODE)
+def unary_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    math = UNARY_BY_OPCODE[instr.opcode].math
+    assert math is not None
+    return elementwise_kernel(math, instr, ctx)
 
 
 @shape_rule(*UNARY_BY_OPCODE)
@@ -147,33 +181,48 @@ class Binary:
     name: str
     opcode: Opcode
     types: Types  # checked on operand 0; operand 1 must have its type (floats may mix precision)
+    math: Math | None = None  # how the engine computes it
 
 
 BINARY = (
-    Binary("Add", Op.ADD, ANY),
-    Binary("Sub", Op.SUBTRACT, ARITHMETIC),
-    Binary("Mul", Op.MULTIPLY, ANY),
-    Binary("Div", Op.DIVIDE, ARITHMETIC),
-    Binary("Rem", Op.REMAINDER, ARITHMETIC),
-    Binary("Pow", Op.POWER, ARITHMETIC),
-    Binary("Max", Op.MAXIMUM, ANY),
-    Binary("Min", Op.MINIMUM, ANY),
-    Binary("Mulhi", Op.MULHI, ANY),
-    Binary("Atan2", Op.ATAN2, FLOAT_OR_COMPLEX),
-    Binary("Complex", Op.COMPLEX, FLOAT),
-    Binary("And", Op.AND, PRED_OR_INTEGRAL),
-    Binary("Or", Op.OR, PRED_OR_INTEGRAL),
-    Binary("Xor", Op.XOR, PRED_OR_INTEGRAL),
+    Binary("Add", Op.ADD, ANY, math=Math(np.add)),
+    Binary("Sub", Op.SUBTRACT, ARITHMETIC, math=Math(np.subtract)),
+    Binary("Mul", Op.MULTIPLY, ANY, math=Math(np.multiply)),
+    Binary("Div", Op.DIVIDE, ARITHMETIC, math=Math(numerics.divide)),
+    Binary("Rem", Op.REMAINDER, ARITHMETIC, math=Math(numerics.remainder)),
+    Binary("Pow", Op.POWER, ARITHMETIC, math=Math(numerics.power)),
+    Binary("Max", Op.MAXIMUM, ANY, math=Math(numerics.maximum)),
+    Binary("Min", Op.MINIMUM, ANY, math=Math(numerics.minimum)),
+    Binary("Mulhi", Op.MULHI, ANY, math=_by_width(bits.multiply_high)),
+    Binary("Atan2", Op.ATAN2, FLOAT_OR_COMPLEX, math=Math(np.arctan2)),
+    Binary("Complex", Op.COMPLEX, FLOAT, math=Math(numerics.make_complex)),
+    Binary("And", Op.AND, PRED_OR_INTEGRAL, math=Math(np.bitwise_and)),
+    Binary("Or", Op.OR, PRED_OR_INTEGRAL, math=Math(np.bitwise_or)),
+    Binary("Xor", Op.XOR, PRED_OR_INTEGRAL, math=Math(np.bitwise_xor)),
     # XLA's shape inference only refuses pred here; its backends shift integers only.
-    Binary("ShiftLeft", Op.SHIFT_LEFT, INTEGRAL),
-    Binary("ShiftRightArithmetic", Op.SHIFT_RIGHT_ARITHMETIC, INTEGRAL),
-    Binary("ShiftRightLogical", Op.SHIFT_RIGHT_LOGICAL, INTEGRAL),
+    Binary("ShiftLeft", Op.SHIFT_LEFT, INTEGRAL, math=_by_width(numerics.shift_left)),
+    Binary(
+        "ShiftRightArithmetic",
+        Op.SHIFT_RIGHT_ARITHMETIC,
+        INTEGRAL,
+        math=_by_width(numerics.shift_right_arithmetic),
+    ),
+    Binary(
+        "ShiftRightLogical", Op.SHIFT_RIGHT_LOGICAL, INTEGRAL, math=_by_width(numerics.shift_right_logical)
+    ),
 )
 BINARY_BY_OPCODE = {b.opcode: b for b in BINARY}
 COMPLEX_OF = {(P.F32, P.F32): P.C64, (P.F64, P.F64): P.C128}
 
 for _b in BINARY:
     define(_b.opcode)
+
+
+@kernel(*BINARY_BY_OPCODE)
+def binary_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    math = BINARY_BY_OPCODE[instr.opcode].math
+    assert math is not None
+    return elementwise_kernel(math, instr, ctx)
 
 
 def comparison_type_for(shape: Shape) -> ComparisonType:
@@ -202,6 +251,28 @@ define(
         printed=lambda v, ctx: not ctx.operand_shapes or v != default_comparison_type(ctx),
     ),
 )
+
+
+_DIRECTIONS = {
+    ComparisonDirection.EQ: np.equal,
+    ComparisonDirection.NE: np.not_equal,
+    ComparisonDirection.LT: np.less,
+    ComparisonDirection.LE: np.less_equal,
+    ComparisonDirection.GT: np.greater,
+    ComparisonDirection.GE: np.greater_equal,
+}
+
+
+@kernel(Op.COMPARE)
+def compare_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """FLOAT compares IEEE values (flushed as XLA:CPU flushes them); TOTALORDER compares the
+    floats' total-order keys; integer types compare as their type."""
+    compare = _DIRECTIONS[instr.attrs["direction"]]
+    kind = instr.attrs["type"]
+    width = ctx.operand_shapes(instr)[0].element_type.bit_width
+    if kind is ComparisonType.TOTALORDER:
+        return lambda a, b: compare(bits.total_order_key(a, width), bits.total_order_key(b, width))
+    return elementwise_kernel(Math(compare), instr, ctx)
 
 
 def infer_binary(opcode: Opcode, lhs: Shape, rhs: Shape, broadcast_dimensions: Sequence[int] = ()) -> Shape:

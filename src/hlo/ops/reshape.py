@@ -5,8 +5,10 @@ InferReshapeShape does. HLO states a reshape's new dimensions only in its result
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
@@ -23,12 +25,13 @@ from .array_rules import (
     require_ops,
     require_written_shape,
 )
-from .registry import AttrSpec, ShapeContext, builder_function, define, unless
+from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, unless
 from .rule_helpers import array_operand, builder_of
 from .shape_ops import transpose
 
 if TYPE_CHECKING:
     from ..builder import XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -271,3 +274,17 @@ def DynamicReshape(
         )
     shape = Shape.array(operand.shape.element_type, bounds, dynamic_dimensions=flags)
     return add_given(builder, "DynamicReshape", Op.DYNAMIC_RESHAPE, (operand, *sizes), {}, shape)
+
+
+# -- kernels ----------------------------------------------------------------------------------
+@kernel(Op.RESHAPE)
+def reshape_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """Row-major reshape of the logical array (layouts matter only to bitcast)."""
+    dims = instr.shape.dimensions
+    return lambda x: np.reshape(x, dims)
+
+
+@kernel(Op.DYNAMIC_RESHAPE)
+def dynamic_reshape_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """Reshape to the sizes given by the scalar operands."""
+    return lambda x, *sizes: np.reshape(x, tuple(int(s) for s in sizes))

@@ -5,10 +5,13 @@ slicing.py, iota, copies, bitcast and dimension sizes in data_ops.py (imported a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..errors import ShapeError
+from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import INT_LIST
@@ -23,11 +26,12 @@ from .array_rules import (
     require_ops,
     written_shape,
 )
-from .registry import AttrSpec, OpContext, ShapeContext, builder_function, define, shape_rule
+from .registry import AttrSpec, OpContext, ShapeContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 __all__ = ["one_dimension"]  # other families' parse-time check, kept importable from here
@@ -247,3 +251,33 @@ def Rev(operand: XlaOp, dimensions: Sequence[int]) -> XlaOp:
 
 
 from . import data_ops, reshape, slicing  # noqa: E402, F401  (the rest of the data-movement family)
+
+
+# -- kernels ----------------------------------------------------------------------------------
+@kernel(Op.BROADCAST)
+def broadcast_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """Operand dimension k becomes result dimension dimensions[k]; the others repeat it. The
+    result is a read-only view (kernels never write into their inputs)."""
+    dims = tuple(instr.attrs["dimensions"])
+    out = instr.shape.dimensions
+    order = sorted(range(len(dims)), key=lambda k: dims[k])
+
+    def run(x: np.ndarray) -> np.ndarray:
+        shape = [1] * len(out)
+        for k in order:
+            shape[dims[k]] = x.shape[k]
+        return np.broadcast_to(np.transpose(x, order).reshape(shape), out)
+
+    return run
+
+
+@kernel(Op.TRANSPOSE)
+def transpose_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    dims = tuple(instr.attrs["dimensions"])
+    return lambda x: np.transpose(x, dims)
+
+
+@kernel(Op.REVERSE)
+def reverse_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    dims = tuple(instr.attrs["dimensions"])
+    return lambda x: np.flip(x, dims) if dims else x

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..errors import ShapeError
 from ..ir.attrs import PaddingConfig, PaddingDimension, SliceRange
 from ..ir.instruction import Instruction
@@ -25,11 +27,12 @@ from .array_rules import (
     same_type_ignoring_fp,
     the_dimension,
 )
-from .registry import AttrSpec, ShapeContext, builder_function, define, shape_rule
+from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -371,3 +374,54 @@ def PadInDim(operand: XlaOp, padding_value: XlaOp, dimno: int, pad_lo: int, pad_
     dims = [PaddingDimension(0, 0)] * s.rank
     dims[dimno] = PaddingDimension(pad_lo, pad_hi)
     return builder.add("PadInDim", Op.PAD, (operand, padding_value), {"padding": PaddingConfig(tuple(dims))})
+
+
+# -- kernels ----------------------------------------------------------------------------------
+def clamped_starts(starts: Sequence[np.ndarray], room: Sequence[int]) -> tuple[int, ...]:
+    """Start indices clamped into [0, room] per dimension, as XLA clamps them (an unsigned index
+    is read as unsigned)."""
+    return tuple(min(max(int(s), 0), r) for s, r in zip(starts, room))
+
+
+@kernel(Op.SLICE)
+def slice_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    index = tuple(slice(r.start, r.limit, r.stride) for r in instr.attrs["slice"])
+    return lambda x: x[index]
+
+
+@kernel(Op.DYNAMIC_SLICE)
+def dynamic_slice_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    sizes = tuple(instr.attrs["dynamic_slice_sizes"])
+
+    def run(x: np.ndarray, *starts: np.ndarray) -> np.ndarray:
+        begin = clamped_starts(starts, [d - s for d, s in zip(x.shape, sizes)])
+        return x[tuple(slice(b, b + s) for b, s in zip(begin, sizes))]
+
+    return run
+
+
+@kernel(Op.DYNAMIC_UPDATE_SLICE)
+def dynamic_update_slice_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    def run(x: np.ndarray, update: np.ndarray, *starts: np.ndarray) -> np.ndarray:
+        begin = clamped_starts(starts, [d - u for d, u in zip(x.shape, update.shape)])
+        out = x.copy()
+        out[tuple(slice(b, b + u) for b, u in zip(begin, update.shape))] = update
+        return out
+
+    return run
+
+
+@kernel(Op.CONCATENATE)
+def concatenate_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    axis = instr.attrs["dimensions"][0]
+    return lambda *xs: np.concatenate(xs, axis=axis)
+
+
+@kernel(Op.PAD)
+def pad_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """Interior padding first (the operand's elements spread out), then edge padding; negative
+    edge padding crops."""
+    from ..engine.windows import pad
+
+    config = [(p.low, p.high, p.interior) for p in instr.attrs["padding"].dimensions]
+    return lambda x, value: pad(x, value, config)

@@ -4,19 +4,26 @@ explicitly, and turns a select between tuples into a conditional."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..dtypes import PrimitiveType
+from ..engine import numerics
+from ..engine.elementwise import Math, elementwise_kernel
 from ..errors import ShapeError
+from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import UNBOUNDED, Shape
 from .array_rules import dims_compatible, higher_precision, most_specific, require_ops, same_type_ignoring_fp
-from .registry import ShapeContext, builder_function, define, shape_rule
+from .registry import ShapeContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import array_operand, builder_of
 from .shape_ops import add_broadcast_sequence
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -143,3 +150,19 @@ def Select(pred: XlaOp, on_true: XlaOp, on_false: XlaOp) -> XlaOp:
 def Clamp(min: XlaOp, operand: XlaOp, max: XlaOp) -> XlaOp:  # page 003's names
     """min(max(operand, min), max) elementwise; min and max may be scalars (page 003)."""
     return ternary("Clamp", Op.CLAMP, (min, operand, max), ("min", "operand", "max"))
+
+
+# -- kernels ----------------------------------------------------------------------------------
+@kernel(Op.SELECT)
+def select_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """Elementwise choice (a scalar predicate chooses whole arrays); values pass untouched."""
+    out = np.dtype(instr.shape.element_type.numpy_dtype)
+    return lambda pred, on_true, on_false: np.asarray(np.where(pred, on_true, on_false), dtype=out)
+
+
+@kernel(Op.CLAMP)
+def clamp_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """min(max(operand, low), high) with XLA's NaN-propagating max and min."""
+    return elementwise_kernel(
+        Math(lambda low, x, high: numerics.minimum(numerics.maximum(x, low), high)), instr, ctx
+    )

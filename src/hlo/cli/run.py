@@ -1,0 +1,152 @@
+"""Run an HLO module on NumPy and print or save its results.
+
+Inputs come from `--inputs IN.npz` (`arg0, arg1, ...` by parameter number) or, without it, from
+a generator seeded by `--seed` (floats from a normal distribution, integers in [0, 8), random
+predicates). Results are printed in XLA's literal text (`--print`, the default without
+`--output`) and saved with `--output OUT.npz` as `out0, out1, ...`, the leaves of the result
+depth first. Types NumPy cannot store (bf16, f8, 4-bit ints) are stored widened (float32,
+int8/uint8) and converted on the way in. `--example NAME` runs a bundled module.
+"""
+
+from __future__ import annotations
+
+import argparse
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import PrimitiveType
+from ..engine.run import run as run_module
+from ..errors import HloError
+from ..literal import Literal
+from ..shape import Shape
+from ..text.literal_codec import print_literal
+from ..text.parser import parse_module
+from .textfiles import read_text
+
+EXAMPLES = {
+    "mlp": "a two-layer MLP's loss and gradients (jax.value_and_grad)",
+    "cnn": "a small convolutional network: convolutions, pooling, dense layer",
+    "transformer": "a transformer block: attention, layer norm, MLP",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("module", nargs="?", help="an HLO text file ('-' reads standard input)")
+    parser.add_argument("--example", choices=sorted(EXAMPLES), help="run a bundled module")
+    parser.add_argument("--inputs", help="a .npz file with arg0, arg1, ...")
+    parser.add_argument("--output", help="write the results to this .npz file (out0, out1, ...)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs and rng ops")
+    parser.add_argument("--print", action="store_true", help="print the results (default without --output)")
+    parser.add_argument("--max-iterations", type=int, help="stop a while loop after this many iterations")
+
+
+def example_text(name: str) -> tuple[str, str]:
+    path = resources.files("hlo") / "examples" / f"{name}.hlo"
+    return path.read_text(), f"example {name} ({EXAMPLES[name]})"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.example:
+        text, name = example_text(args.example)
+    elif args.module:
+        text, name = read_text(args.module)
+    else:
+        raise HloError("hlo run: give a MODULE file or --example NAME (one of: " + ", ".join(EXAMPLES) + ")")
+    module = parse_module(text, name)
+    params = module.entry.parameter_shapes
+    if args.inputs:
+        inputs = load_inputs(args.inputs, params)
+    else:
+        generator = np.random.default_rng(args.seed)
+        inputs = [random_value(s, generator) for s in params]
+    result = run_module(module, *inputs, seed=args.seed, max_iterations=args.max_iterations)
+    leaves = list(flatten(result))
+    if args.output:
+        save(args.output, leaves)
+    if args.print or not args.output:
+        print(f"{name}: {len(leaves)} result{'s' if len(leaves) != 1 else ''}")
+        for k, (value, shape) in enumerate(zip(leaves, flatten_shape(module.entry.root.shape))):
+            literal = print_literal(Literal(_static(shape, value), value))
+            print(f"out{k}: {shape.to_string(print_layout=False)} {literal}")
+    return 0
+
+
+def _static(shape: Shape, value: np.ndarray) -> Shape:
+    return Shape.array(shape.element_type, value.shape)
+
+
+def flatten(value: Any) -> Any:
+    if isinstance(value, tuple):
+        for v in value:
+            yield from flatten(v)
+    elif isinstance(value, np.ndarray):
+        yield value
+
+
+def flatten_shape(shape: Shape) -> Any:
+    if shape.is_tuple:
+        for s in shape.tuple_shapes:
+            yield from flatten_shape(s)
+    elif shape.is_array:
+        yield shape
+
+
+def random_value(shape: Shape, generator: np.random.Generator) -> Any:
+    """A seeded random value of `shape` (dynamic dimensions at their bound)."""
+    if shape.is_tuple:
+        return tuple(random_value(s, generator) for s in shape.tuple_shapes)
+    if not shape.is_array:
+        return None
+    dims = tuple(max(d, 0) for d in shape.dimensions)
+    t = shape.element_type
+    dtype = np.dtype(t.numpy_dtype)
+    if t is PrimitiveType.PRED:
+        return generator.random(dims) < 0.5
+    if t.is_integral:
+        return generator.integers(0, 8, size=dims).astype(dtype)
+    if t.is_complex:
+        return (generator.standard_normal(dims) + 1j * generator.standard_normal(dims)).astype(dtype)
+    return generator.standard_normal(dims).astype(np.float32).astype(dtype)
+
+
+def load_inputs(path: str, params: tuple[Shape, ...]) -> list[Any]:
+    try:
+        data = np.load(path)
+    except (OSError, ValueError) as e:
+        raise HloError(f"{path}: cannot read the inputs: {e}") from None
+    values = []
+    for k, shape in enumerate(params):
+        key = f"arg{k}"
+        if key not in data.files:
+            raise HloError(f"{path}: has no {key} for parameter {k} ({shape})")
+        array = data[key]
+        if shape.is_array and shape.element_type.has_numpy_dtype:
+            target = np.dtype(shape.element_type.numpy_dtype)
+            if array.dtype != target:
+                with np.errstate(all="ignore"):
+                    array = array.astype(target)
+        values.append(array)
+    return values
+
+
+def save(path: str, leaves: list[np.ndarray]) -> None:
+    arrays = {}
+    for k, value in enumerate(leaves):
+        if value.dtype.kind == "V":  # ml_dtypes types: stored widened
+            value = value.astype(np.float32 if _is_float(value.dtype) else _int_of(value.dtype))
+        arrays[f"out{k}"] = value
+    np.savez(path, **arrays)  # type: ignore[arg-type]
+
+
+def _is_float(dtype: np.dtype) -> bool:
+    from ..dtypes import from_numpy_dtype
+
+    return from_numpy_dtype(dtype).is_floating_point
+
+
+def _int_of(dtype: np.dtype) -> type:
+    from ..dtypes import from_numpy_dtype
+
+    return np.int8 if from_numpy_dtype(dtype).is_signed_integral else np.uint8

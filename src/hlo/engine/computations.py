@@ -1,0 +1,140 @@
+"""Called computations run on whole arrays (DESIGN.md principle 6).
+
+A reducer, comparator, scatter combiner or map function is a computation of scalars. The engine
+never calls it once per element: either it is a single known binary op of its two parameters
+(add, multiply, maximum, ...) and becomes a NumPy ufunc, or it is built only of elementwise ops,
+and its plan runs once on whole arrays, each parameter an array of the same dimensions ("lifted").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import EvalError
+from ..ir.computation import Computation
+from ..ir.opcode import Opcode
+from . import numerics
+from .elementwise import working_dtype
+from .plan import KernelContext
+
+Op = Opcode
+
+# Ops of scalars that work unchanged on arrays of any dimensions.
+_ELEMENTWISE_EXTRA = frozenset(
+    {
+        Op.PARAMETER, Op.CONSTANT, Op.TUPLE, Op.GET_TUPLE_ELEMENT, Op.COMPARE, Op.SELECT, Op.CLAMP,
+        Op.CONVERT, Op.BITCAST_CONVERT, Op.REDUCE_PRECISION, Op.COPY, Op.CALL,
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Reducer:
+    """A two-parameter computation recognised as one ufunc: `fold(a, axis)` reduces axes,
+    `combine(a, b)` applies it to two arrays."""
+
+    opcode: Opcode
+    combine: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    fold: Callable[..., np.ndarray]
+
+
+def _bitwise(ufunc: np.ufunc, logical: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    def pick(a: np.ndarray) -> np.ufunc:
+        return logical if a.dtype == np.bool_ else ufunc
+
+    return (lambda a, b: pick(a)(a, b)), (lambda a, axis: pick(a).reduce(a, axis=axis))
+
+
+_REDUCERS: dict[Opcode, tuple[Callable[..., Any], Callable[..., Any]]] = {
+    Op.ADD: (lambda a, b: np.add(a, b), lambda a, axis: np.add.reduce(a, axis=axis)),
+    Op.MULTIPLY: (lambda a, b: np.multiply(a, b), lambda a, axis: np.multiply.reduce(a, axis=axis)),
+    Op.MAXIMUM: (numerics.maximum, lambda a, axis: np.maximum.reduce(a, axis=axis)),
+    Op.MINIMUM: (numerics.minimum, lambda a, axis: np.minimum.reduce(a, axis=axis)),
+    Op.AND: _bitwise(np.bitwise_and, np.logical_and),
+    Op.OR: _bitwise(np.bitwise_or, np.logical_or),
+    Op.XOR: _bitwise(np.bitwise_xor, np.logical_xor),
+}
+
+
+def recognise_reducer(c: Computation) -> Reducer | None:
+    """The ufunc of a computation `(x, y) -> op(x, y)` of two scalars, if it is one."""
+    params = c.parameters
+    root = c.root
+    if len(params) != 2 or root.opcode not in _REDUCERS or len(c.instructions) != 3:
+        return None
+    if sorted(root.operands) != sorted(p.name for p in params) or root.operands[0] == root.operands[1]:
+        return None
+    if any(not p.shape.is_array or p.shape.rank != 0 for p in params):
+        return None
+    if params[0].shape.element_type is not params[1].shape.element_type:
+        return None
+    if root.shape.element_type is not params[0].shape.element_type:
+        return None
+    combine, fold = _REDUCERS[root.opcode]
+    return Reducer(root.opcode, combine, fold)
+
+
+def is_elementwise(c: Computation, ctx: KernelContext, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether every instruction of `c` (and of what it calls) works unchanged on arrays."""
+    from ..ops.elementwise import BINARY_BY_OPCODE, UNARY_BY_OPCODE
+
+    for i in c.instructions:
+        if i.opcode in UNARY_BY_OPCODE or i.opcode in BINARY_BY_OPCODE:
+            continue
+        if i.opcode not in _ELEMENTWISE_EXTRA:
+            return False
+        if i.opcode is Op.CONSTANT and i.shape.is_array and i.shape.rank != 0:
+            return False
+        if i.opcode is Op.CALL:
+            callee = i.attrs["to_apply"]
+            if callee in seen or not is_elementwise(ctx.module.computation(callee), ctx, seen | {c.name}):
+                return False
+    return True
+
+
+def lifted(ctx: KernelContext, name: str, op: str) -> Callable[..., Any]:
+    """The plan of scalar computation `name`, to be called with arrays in place of its scalars;
+    a clear error when it holds ops that do not work elementwise."""
+    c = ctx.module.computation(name)
+    if not is_elementwise(c, ctx):
+        kinds = sorted({i.opcode.text for i in c.instructions if i.opcode not in _ELEMENTWISE_EXTRA})
+        raise EvalError(
+            f"{op}: the computation %{name} holds ops that do not apply elementwise "
+            f"({', '.join(kinds)}); only elementwise computations can run vectorized"
+        )
+    return ctx.computation(name)
+
+
+def accumulate_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype a recognised reduction accumulates in (f32 for the narrow floats)."""
+    return working_dtype(dtype)
+
+
+def tree_reduce(
+    apply: Callable[..., Any], values: tuple[np.ndarray, ...], inits: tuple[np.ndarray, ...]
+) -> tuple[np.ndarray, ...]:
+    """Reduce the last axis of each of `values` with the (lifted) computation `apply` of
+    2N parameters, pairwise in log2(n) rounds, then fold in the init values."""
+    n = values[0].shape[-1]
+    if n == 0:
+        shape = values[0].shape[:-1]
+        return tuple(np.broadcast_to(i, shape).astype(i.dtype) for i in inits)
+    while n > 1:
+        half = n // 2
+        left = tuple(v[..., : 2 * half : 2] for v in values)
+        right = tuple(v[..., 1 : 2 * half : 2] for v in values)
+        merged = _as_tuple(apply(*left, *right), len(values))
+        if n % 2:
+            merged = tuple(np.concatenate([m, v[..., -1:]], axis=-1) for m, v in zip(merged, values))
+        values = tuple(np.asarray(m) for m in merged)
+        n = values[0].shape[-1]
+    last = tuple(v[..., 0] for v in values)
+    return tuple(np.asarray(r) for r in _as_tuple(apply(*inits, *last), len(values)))
+
+
+def _as_tuple(value: Any, n: int) -> tuple[np.ndarray, ...]:
+    return tuple(value) if n > 1 or isinstance(value, tuple) else (value,)

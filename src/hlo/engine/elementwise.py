@@ -1,0 +1,70 @@
+"""How the engine runs an elementwise op: the NumPy function of each op (a `Math` value in the op
+tables of hlo.ops.elementwise), computed in the op's working type (f32 for the narrow floats,
+the byte-wide integer for sub-byte integers), with subnormal floats flushed as XLA:CPU does, and
+the result cast to the instruction's element type."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import PrimitiveType
+from ..ir.instruction import Instruction
+from .numerics import compute_dtype, flush_denormals
+from .plan import KernelContext
+
+
+@dataclass(frozen=True)
+class Math:
+    """The NumPy side of an elementwise op.
+
+    `fn` takes the operands in their working type (and, when `typed`, the operand's
+    PrimitiveType last); `flush` says whether XLA:CPU's flush-to-zero of subnormal floats
+    applies to its inputs and result (not to sign-bit and bit-level ops: negate, abs, ...);
+    `widen` whether narrow floats are computed in f32 (bit-level ops work on the type itself)."""
+
+    fn: Callable[..., Any]
+    flush: bool = True
+    widen: bool = True
+    typed: bool = False
+
+
+def working_dtype(dtype: np.dtype, widen: bool = True) -> np.dtype:
+    """The dtype an elementwise op computes in."""
+    if dtype.kind == "V" and dtype.itemsize == 1 and not _is_float(dtype):
+        return np.dtype(np.int8) if _is_signed(dtype) else np.dtype(np.uint8)
+    return compute_dtype(dtype) if widen else dtype
+
+
+def _is_float(dtype: np.dtype) -> bool:
+    from ..dtypes import from_numpy_dtype
+
+    return from_numpy_dtype(dtype).is_floating_point
+
+
+def _is_signed(dtype: np.dtype) -> bool:
+    from ..dtypes import from_numpy_dtype
+
+    return from_numpy_dtype(dtype).is_signed_integral
+
+
+def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """The bound kernel of one elementwise instruction."""
+    out = np.dtype(instr.shape.element_type.numpy_dtype)
+    flush = math.flush and ctx.options.flush_denormals
+    fn, widen = math.fn, math.widen
+    typed: tuple[PrimitiveType, ...] = (ctx.operand_shapes(instr)[0].element_type,) if math.typed else ()
+
+    def run(*xs: np.ndarray) -> np.ndarray:
+        work = [x.astype(working_dtype(x.dtype, widen), copy=False) for x in xs]
+        if flush:
+            work = [flush_denormals(w) for w in work]
+        result = np.asarray(fn(*work, *typed))
+        if flush:
+            result = flush_denormals(result)
+        return result.astype(out, copy=False)
+
+    return run

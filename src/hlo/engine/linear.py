@@ -1,0 +1,125 @@
+"""Dot products and convolutions on BLAS: dot-general as a batched matmul, convolution as
+im2col (strided window views) + batched matmul, grouped by feature or batch groups.
+
+Operands are computed in the result's working type (f32 for bf16/f16/f8 results, int64 or
+uint64 for integer results, whose wrap-around then matches XLA's), and rounded once."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..dtypes import PrimitiveType
+from ..ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
+from . import numerics
+from .windows import padded, windows
+
+
+def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
+    """The dtype to multiply and accumulate in for a result type."""
+    if result.is_complex:
+        return np.dtype(np.complex128 if result is PrimitiveType.C128 else np.complex64)
+    if result.is_floating_point:
+        wide = result is PrimitiveType.F64 or any(d == np.float64 for d in operands)
+        return np.dtype(np.float64 if wide else np.float32)
+    if result.is_unsigned_integral:
+        return np.dtype(np.uint64)
+    return np.dtype(np.int64)
+
+
+def _prepare(x: np.ndarray, dtype: np.dtype, flush: bool) -> np.ndarray:
+    work = x.astype(numerics.compute_dtype(x.dtype), copy=False)
+    work = work.astype(dtype, copy=False) if work.dtype != dtype else work
+    return numerics.flush_denormals(work) if flush and dtype.kind in "fc" else work
+
+
+def _finish(out: np.ndarray, result: PrimitiveType, flush: bool) -> np.ndarray:
+    if flush and out.dtype.kind in "fc":
+        out = numerics.flush_denormals(out)
+    return numerics.convert(out, result)
+
+
+def dot_general(
+    lhs: np.ndarray,
+    rhs: np.ndarray,
+    lhs_batch: Sequence[int],
+    lhs_contracting: Sequence[int],
+    rhs_batch: Sequence[int],
+    rhs_contracting: Sequence[int],
+    result: PrimitiveType,
+    flush: bool = True,
+) -> np.ndarray:
+    """Batch dimensions, then lhs free, then rhs free dimensions (XLA's dot result order)."""
+    dtype = accumulator(result, lhs.dtype, rhs.dtype)
+    lhs_free = [d for d in range(lhs.ndim) if d not in lhs_batch and d not in lhs_contracting]
+    rhs_free = [d for d in range(rhs.ndim) if d not in rhs_batch and d not in rhs_contracting]
+    batch = [lhs.shape[d] for d in lhs_batch]
+    m = [lhs.shape[d] for d in lhs_free]
+    n = [rhs.shape[d] for d in rhs_free]
+    k = math.prod(lhs.shape[d] for d in lhs_contracting)
+    a = _prepare(lhs, dtype, flush).transpose([*lhs_batch, *lhs_free, *lhs_contracting])
+    b = _prepare(rhs, dtype, flush).transpose([*rhs_batch, *rhs_contracting, *rhs_free])
+    a = a.reshape(math.prod(batch), math.prod(m), k)
+    b = b.reshape(math.prod(batch), k, math.prod(n))
+    out = np.matmul(a, b).reshape(*batch, *m, *n)
+    return _finish(out, result, flush)
+
+
+def convolution(
+    lhs: np.ndarray,
+    rhs: np.ndarray,
+    window: Window,
+    dnums: ConvolutionDimensionNumbers,
+    feature_group_count: int,
+    batch_group_count: int,
+    result: PrimitiveType,
+    flush: bool = True,
+) -> np.ndarray:
+    """XLA's convolution: out[b, o, p...] = sum over input features i of the group and window
+    offsets k of lhs[b', i, p*stride + k*dilation - pad_low (base-dilated)] * rhs[o, i, k]."""
+    dtype = accumulator(result, lhs.dtype, rhs.dtype)
+    spatial = len(dnums.input_spatial_dimensions)
+    x = _prepare(lhs, dtype, flush).transpose(
+        [dnums.input_batch_dimension, dnums.input_feature_dimension, *dnums.input_spatial_dimensions]
+    )
+    w = _prepare(rhs, dtype, flush).transpose(
+        [
+            dnums.kernel_output_feature_dimension,
+            dnums.kernel_input_feature_dimension,
+            *dnums.kernel_spatial_dimensions,
+        ]
+    )
+    dims = window.dimensions
+    reversed_axes = tuple(2 + k for k, d in enumerate(dims) if d.window_reversal)
+    if reversed_axes:
+        w = np.flip(w, reversed_axes)
+    fill = np.zeros((), dtype)
+    x = padded(x, Window((WindowDimension(size=1),) * 2 + tuple(dims)), fill)
+    patches = windows(
+        x, [d.size for d in dims], [d.stride for d in dims], [d.window_dilation for d in dims]
+    )  # (N, C, P..., K...)
+    n, c = patches.shape[:2]
+    positions = patches.shape[2 : 2 + spatial]
+    kernel = w.shape[2:]
+    o, i = w.shape[:2]
+    p, kk = math.prod(positions), math.prod(kernel)
+    if batch_group_count > 1:
+        groups, nb = batch_group_count, n // batch_group_count
+        # (B, Nb, C, P, K) -> (B, Nb*P, C*K)
+        cols = patches.reshape(groups, nb, c, p, kk).transpose(0, 1, 3, 2, 4).reshape(groups, nb * p, c * kk)
+        out_batch = nb
+    else:
+        groups, ig = feature_group_count, c // feature_group_count
+        # (N, G, Ig, P, K) -> (G, N*P, Ig*K)
+        cols = patches.reshape(n, groups, ig, p, kk).transpose(1, 0, 3, 2, 4).reshape(groups, n * p, ig * kk)
+        out_batch = n
+    og = o // groups
+    filters = w.reshape(groups, og, i * kk).transpose(0, 2, 1)  # (G, I*K, Og)
+    out = np.matmul(cols, filters)  # (G, batch*P, Og)
+    out = out.reshape(groups, out_batch, p, og).transpose(1, 0, 3, 2).reshape(out_batch, o, *positions)
+    order = [dnums.output_batch_dimension, dnums.output_feature_dimension, *dnums.output_spatial_dimensions]
+    final = np.empty(len(order), dtype=int)
+    final[order] = np.arange(len(order))
+    return _finish(out.transpose(final), result, flush)

@@ -1,0 +1,85 @@
+"""Kernels of the ops that call computations: call (and composite calls), while, conditional,
+map, reduce and reduce-window. Each called computation is planned once, at planning time
+(KernelContext.computation), and runs through the same engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..engine.computations import lifted
+from ..engine.reduction import reduce_fn, reduce_window_fn
+from ..errors import EvalError
+from ..ir.instruction import Instruction
+from ..ir.opcode import Opcode
+from . import control_flow, reduce  # noqa: F401  (the ops run here are defined there)
+from .registry import kernel
+
+if TYPE_CHECKING:
+    from ..engine.plan import KernelContext
+
+Op = Opcode
+
+
+@kernel(Op.CALL)
+def call_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    return ctx.computation(instr.attrs["to_apply"])
+
+
+@kernel(Op.WHILE)
+def while_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Run the body while the condition holds; with RunOptions.max_iterations, a loop that is
+    still running after that many iterations is an error."""
+    condition = ctx.computation(instr.attrs["condition"])
+    body = ctx.computation(instr.attrs["body"])
+    limit = ctx.options.max_iterations
+
+    def run(state: Any) -> Any:
+        count = 0
+        while bool(condition(state)):
+            if limit is not None and count >= limit:
+                raise EvalError(
+                    f"the loop is still running after {limit} iterations (max_iterations={limit})"
+                )
+            state = body(state)
+            count += 1
+        return state
+
+    return run
+
+
+@kernel(Op.CONDITIONAL)
+def conditional_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """A pred selects true_computation or false_computation; an s32 index selects a branch, and
+    an index out of range (negative too) runs the last branch, as XLA does."""
+    if "branch_computations" in instr.attrs:
+        branches = [ctx.computation(name) for name in instr.attrs["branch_computations"]]
+    else:
+        branches = [
+            ctx.computation(instr.attrs["true_computation"]),
+            ctx.computation(instr.attrs["false_computation"]),
+        ]
+        return lambda pred, on_true, on_false: branches[0](on_true) if bool(pred) else branches[1](on_false)
+    last = len(branches) - 1
+
+    def run(index: np.ndarray, *operands: Any) -> Any:
+        k = int(index)
+        k = k if 0 <= k < last else last
+        return branches[k](operands[k])
+
+    return run
+
+
+@kernel(Op.MAP)
+def map_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """The scalar computation applied to whole arrays at once (it must be elementwise)."""
+    apply = lifted(ctx, instr.attrs["to_apply"], "map")
+    dims = instr.shape.dimensions
+    out = np.dtype(instr.shape.element_type.numpy_dtype)
+    return lambda *xs: np.broadcast_to(np.asarray(apply(*xs), dtype=out), dims)
+
+
+kernel(Op.REDUCE)(reduce_fn)
+kernel(Op.REDUCE_WINDOW)(reduce_window_fn)
