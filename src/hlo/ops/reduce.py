@@ -3,13 +3,19 @@ map, sort, top-k, scan."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..dtypes import PrimitiveType
 from ..errors import ShapeError
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from ..shape import Shape
+from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST, WINDOW
+from .array_rules import check_dims
+from .callee import program, signature
 from .registry import AttrSpec, OpContext, ShapeContext, define, if_true, shape_rule
+from .rule_helpers import array_operand
 from .shape_ops import one_dimension
 
 Op = Opcode
@@ -101,25 +107,86 @@ def _maybe_tuple(shapes: list[Shape]) -> Shape:
     return shapes[0] if len(shapes) == 1 else Shape.make_tuple(shapes)
 
 
-def _reducer_types(ctx: ShapeContext, n: int) -> list[Shape]:
-    """The element types the reducer computation returns (one per input)."""
-    _, result = ctx.program_shape(ctx.attr("to_apply"))
+def _scalar_text(t: PrimitiveType) -> str:
+    return f"{t.text}[]"
+
+
+def check_reducer(
+    ctx: ShapeContext, attr: str, inputs: Sequence[PrimitiveType], inits: Sequence[Shape] | None = None
+) -> list[PrimitiveType]:
+    """XLA's VerifyReducerShape: a computation of 2N scalars (accumulators T0..TN-1, then
+    values of the inputs' types) returning the N accumulators (a tuple when N > 1); the init
+    values, when given, are scalars of the accumulator types. The accumulator types."""
+    label, params, result = program(ctx, attr)
+    n = len(inputs)
+    op = ctx.opcode.text
+    want = ", ".join([f"T{k}[]" for k in range(n)] * 2)
+    if len(params) != 2 * n:
+        raise ShapeError(
+            f"{label} must take {2 * n} parameters ({want}) for {n} input{'s' if n > 1 else ''} of {op}: "
+            f"found {signature(params, result)}"
+        )
     results = list(result.tuple_shapes) if result.is_tuple else [result]
-    if len(results) != n:
-        raise ShapeError(f"{ctx.opcode.text}: the reducer returns {len(results)} values for {n} inputs")
-    return results
+    if len(results) != n or (n > 1 and not result.is_tuple):
+        raise ShapeError(
+            f"{label} must return {n} scalar{'s' if n > 1 else ''}: found {signature(params, result)}"
+        )
+    types = []
+    for k, r in enumerate(results):
+        if not r.is_array or r.rank != 0:
+            raise ShapeError(f"{label} must return scalars: found {signature(params, result)}")
+        acc, value = params[k], params[n + k]
+        if not acc.is_array or acc.rank != 0 or acc.element_type is not r.element_type:
+            raise ShapeError(
+                f"{label}: parameter {k} (accumulator) must be {_scalar_text(r.element_type)}, the type "
+                f"it returns: found {signature(params, result)}"
+            )
+        if (
+            not value.is_array
+            or value.rank != 0
+            or not _same_ignoring_precision(value.element_type, inputs[k])
+        ):
+            raise ShapeError(
+                f"{label}: parameter {n + k} must be {_scalar_text(inputs[k])}, the element type of "
+                f"input {k}: "
+                f"found {signature(params, result)}"
+            )
+        if inits is not None:
+            init = inits[k]
+            if not init.is_array or init.rank != 0 or init.element_type is not r.element_type:
+                raise ShapeError(
+                    f"init value {k} must be a {_scalar_text(r.element_type)} scalar (the accumulator "
+                    f"type of "
+                    f"{label}): found {init}"
+                )
+        types.append(r.element_type)
+    return types
+
+
+def _same_ignoring_precision(a: PrimitiveType, b: PrimitiveType) -> bool:
+    return a is b or (a.is_floating_point and b.is_floating_point) or (a.is_complex and b.is_complex)
+
+
+def _inputs_and_inits(ctx: ShapeContext) -> tuple[list[Shape], list[Shape]]:
+    n = len(ctx.operands) // 2
+    inputs = [array_operand(ctx, k, f"input {k}") for k in range(n)]
+    for k, s in enumerate(inputs[1:], 1):
+        if s.dimensions != inputs[0].dimensions:
+            raise ShapeError(f"input {k} must have the dimensions of input 0: found {inputs[0]} and {s}")
+    return inputs, list(ctx.operands[n:])
 
 
 @shape_rule(Op.REDUCE)
 def reduce_shape(ctx: ShapeContext) -> Shape:
-    n = len(ctx.operands) // 2
-    dims = ctx.attr("dimensions")
-    inputs = ctx.operands[:n]
-    for d in dims:
-        if not 0 <= d < inputs[0].rank:
-            raise ShapeError(f"reduce: dimension {d} is out of range for {inputs[0]}")
-    kept = [s for k, s in enumerate(inputs[0].dimensions) if k not in dims]
-    return _maybe_tuple([Shape.array(r.element_type, kept) for r in _reducer_types(ctx, n)])
+    """The inputs without the reduced dimensions, in the reducer's accumulator types."""
+    inputs, inits = _inputs_and_inits(ctx)
+    dims = tuple(ctx.attr("dimensions", ()))
+    check_dims(dims, inputs[0], "dimensions")
+    types = check_reducer(ctx, "to_apply", [s.element_type for s in inputs], inits)
+    kept = [d for d in range(inputs[0].rank) if d not in dims]
+    sizes = [inputs[0].dimensions[d] for d in kept]
+    dynamic = [inputs[0].dynamic_dimensions[d] for d in kept]
+    return _maybe_tuple([Shape.array(t, sizes, dynamic_dimensions=dynamic) for t in types])
 
 
 def window_output_dims(dims: tuple[int, ...], window: Window) -> list[int]:
@@ -129,7 +196,12 @@ def window_output_dims(dims: tuple[int, ...], window: Window) -> list[int]:
             f"the window has {len(window.dimensions)} dimensions for an operand of rank {len(dims)}"
         )
     out = []
-    for size, w in zip(dims, window.dimensions):
+    for k, (size, w) in enumerate(zip(dims, window.dimensions)):
+        if w.size < 0 or w.stride < 1 or w.base_dilation < 1 or w.window_dilation < 1:
+            raise ShapeError(
+                f"window dimension {k} needs size >= 0 and stride, lhs_dilate and rhs_dilate >= 1: found "
+                f"size={w.size} stride={w.stride} lhs_dilate={w.base_dilation} rhs_dilate={w.window_dilation}"
+            )
         base = (size - 1) * w.base_dilation + 1 if size else 0
         padded = base + w.padding_low + w.padding_high
         extent = (w.size - 1) * w.window_dilation + 1
@@ -139,10 +211,76 @@ def window_output_dims(dims: tuple[int, ...], window: Window) -> list[int]:
 
 @shape_rule(Op.REDUCE_WINDOW)
 def reduce_window_shape(ctx: ShapeContext) -> Shape:
-    n = len(ctx.operands) // 2
+    """One value per window position, in the reducer's accumulator types."""
+    inputs, inits = _inputs_and_inits(ctx)
     window = ctx.attr("window") or Window()
-    dims = window_output_dims(ctx.operands[0].dimensions, window)
-    return _maybe_tuple([Shape.array(r.element_type, dims) for r in _reducer_types(ctx, n)])
+    dims = window_output_dims(inputs[0].dimensions, window)
+    types = check_reducer(ctx, "to_apply", [s.element_type for s in inputs], inits)
+    return _maybe_tuple([Shape.array(t, dims) for t in types])
+
+
+@shape_rule(Op.SELECT_AND_SCATTER)
+def select_and_scatter_shape(ctx: ShapeContext) -> Shape:
+    """The operand's shape: `select` (T, T) -> pred picks one element per window, `scatter`
+    (T, T) -> T adds the source value there; the source has one value per window."""
+    operand = array_operand(ctx, 0, "operand")
+    source = array_operand(ctx, 1, "source")
+    init = array_operand(ctx, 2, "init_value")
+    t = operand.element_type
+    label, params, result = program(ctx, "select")
+    scalar = Shape.scalar(t)
+    if (
+        len(params) != 2
+        or any(not p.compatible(scalar) for p in params)
+        or not result.compatible(Shape.scalar(PrimitiveType.PRED))
+    ):
+        raise ShapeError(
+            f"{label} must be ({t.text}[], {t.text}[]) -> pred[] for operand {operand}: "
+            f"found {signature(params, result)}"
+        )
+    check_reducer(ctx, "scatter", [source.element_type], [init])
+    window = ctx.attr("window") or Window()
+    expected = window_output_dims(operand.dimensions, window)
+    if list(source.dimensions) != expected:
+        raise ShapeError(
+            f"operand 1 (source) must have one value per window, dimensions {expected} for "
+            f"operand {operand}: "
+            f"found {source}"
+        )
+    return operand
+
+
+@shape_rule(Op.MAP)
+def map_shape(ctx: ShapeContext) -> Shape:
+    """The operands' dimensions with the element type the scalar computation returns."""
+    if not ctx.operands:
+        raise ShapeError("map needs at least one operand")
+    shapes = [array_operand(ctx, k, f"operand {k}") for k in range(len(ctx.operands))]
+    for k, s in enumerate(shapes[1:], 1):
+        if s.dimensions != shapes[0].dimensions:
+            raise ShapeError(f"operand {k} must have the dimensions of operand 0: found {shapes[0]} and {s}")
+    dims = tuple(ctx.attr("dimensions") or range(shapes[0].rank))
+    if dims != tuple(range(shapes[0].rank)):
+        raise ShapeError(
+            f"dimensions must be {{0..{shapes[0].rank - 1}}} (map applies to every dimension): "
+            f"found {list(dims)}"
+        )
+    label, params, result = program(ctx, "to_apply")
+    if len(params) != len(shapes):
+        raise ShapeError(
+            f"{label} must take {len(shapes)} scalar parameters: found {signature(params, result)}"
+        )
+    for k, (p, s) in enumerate(zip(params, shapes)):
+        if not p.is_array or p.rank != 0 or p.element_type is not s.element_type:
+            raise ShapeError(
+                f"{label}: parameter {k} must be {s.element_type.text}[] (operand {k} is {s}): "
+                f"found {signature(params, result)}"
+            )
+    if not result.is_array or result.rank != 0:
+        raise ShapeError(f"{label} must return a scalar: found {signature(params, result)}")
+    return Shape.array(
+        result.element_type, shapes[0].dimensions, dynamic_dimensions=shapes[0].dynamic_dimensions
+    )
 
 
 @shape_rule(Op.SCAN)
@@ -170,4 +308,46 @@ def scan_shape(ctx: ShapeContext) -> Shape:
 
 @shape_rule(Op.SORT)
 def sort_shape(ctx: ShapeContext) -> Shape:
+    """The operands' shapes; the comparator takes (T0, T0, T1, T1, ...) scalars -> pred[]."""
+    shapes = [array_operand(ctx, k, f"operand {k}") for k in range(len(ctx.operands))]
+    if not shapes:
+        raise ShapeError("sort needs at least one operand")
+    for k, s in enumerate(shapes[1:], 1):
+        if s.dimensions != shapes[0].dimensions:
+            raise ShapeError(
+                f"operand {k} must have the dimensions of operand 0 (keys): found {shapes[0]} and {s}"
+            )
+    (dim,) = tuple(ctx.attr("dimensions", (0,)))
+    if not 0 <= dim < max(shapes[0].rank, 1):
+        raise ShapeError(f"dimension {dim} is out of range for {shapes[0]}")
+    label, params, result = program(ctx, "to_apply")
+    want = ", ".join(f"{s.element_type.text}[], {s.element_type.text}[]" for s in shapes)
+    ok = len(params) == 2 * len(shapes) and all(
+        p.is_array and p.rank == 0 and p.element_type is shapes[k // 2].element_type
+        for k, p in enumerate(params)
+    )
+    if not ok or not result.compatible(Shape.scalar(PrimitiveType.PRED)):
+        raise ShapeError(
+            f"the comparator {label} must be ({want}) -> pred[]: found {signature(params, result)}"
+        )
     return _maybe_tuple(list(ctx.operands))
+
+
+@shape_rule(Op.TOP_K)
+def topk_shape(ctx: ShapeContext) -> Shape:
+    """(values, s32 indices), the last dimension cut to k."""
+    operand = array_operand(ctx, 0)
+    k = ctx.attr("k")
+    if operand.rank < 1:
+        raise ShapeError(f"operand 0 must have at least one dimension: found {operand}")
+    last = operand.dimensions[-1]
+    if k is None or k < 0 or (last != UNBOUNDED and k > last):
+        raise ShapeError(f"k={k} must be between 0 and the last dimension of {operand} ({last})")
+    dims = (*operand.dimensions[:-1], k)
+    dynamic = (*operand.dynamic_dimensions[:-1], False)
+    return Shape.make_tuple(
+        (
+            Shape.array(operand.element_type, dims, dynamic_dimensions=dynamic),
+            Shape.array(PrimitiveType.S32, dims, dynamic_dimensions=dynamic),
+        )
+    )

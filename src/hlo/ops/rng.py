@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from ..dtypes import PrimitiveType
+from ..errors import ShapeError
 from ..ir.attrs import RandomAlgorithm, RandomDistribution
 from ..ir.opcode import Opcode
+from ..shape import Shape
 from ..text.attr_codecs import INT, EnumCodec
-from .registry import AttrSpec, define
+from .registry import AttrSpec, ShapeContext, define, shape_rule
+from .rule_helpers import array_operand
 
 Op = Opcode
 
@@ -19,3 +23,60 @@ define(
     AttrSpec("algorithm", EnumCodec(RandomAlgorithm, "an RNG algorithm", True), required=True),
 )
 define(Op.RNG_GET_AND_UPDATE_STATE, AttrSpec("delta", INT, required=True))
+
+
+# -- shape rules ------------------------------------------------------------------------------
+@shape_rule(Op.RNG)
+def rng_shape(ctx: ShapeContext) -> Shape:
+    """The written shape (only the builder and the text know it), filled from a uniform
+    distribution over [a, b) or a normal one (mu, sigma), whose scalar parameters have the
+    result's element type."""
+    if len(ctx.operands) != 2:
+        raise ShapeError(f"rng takes 2 operands (a and b, or mu and sigma): found {len(ctx.operands)}")
+    a, b = array_operand(ctx, 0, "a"), array_operand(ctx, 1, "b")
+    if a.rank or b.rank:
+        raise ShapeError(f"the parameters of rng must be scalars: found {a} and {b}")
+    result = ctx.shape or Shape.array(a.element_type, ())
+    if not result.is_array:
+        raise ShapeError(f"rng produces an array: found {result}")
+    t = result.element_type
+    if a.element_type is not t or b.element_type is not t:
+        raise ShapeError(
+            f"the parameters of rng must be {t.text}[] like the result {result}: found {a} and {b}"
+        )
+    kind = ctx.attr("distribution")
+    if kind is RandomDistribution.UNIFORM and not (
+        t.is_floating_point or t.is_integral or t is PrimitiveType.PRED
+    ):
+        raise ShapeError(f"rng_uniform produces floats, integers or pred: found {result}")
+    if kind is RandomDistribution.NORMAL and not t.is_floating_point:
+        raise ShapeError(f"rng_normal produces floats: found {result}")
+    if kind not in (RandomDistribution.UNIFORM, RandomDistribution.NORMAL):
+        raise ShapeError("distribution must be rng_uniform or rng_normal")
+    return result
+
+
+@shape_rule(Op.RNG_BIT_GENERATOR)
+def rng_bit_generator_shape(ctx: ShapeContext) -> Shape:
+    """(new state, random bits): the state keeps its shape; the output's shape is written."""
+    state = array_operand(ctx, 0, "state")
+    if state.rank != 1 or not state.element_type.is_unsigned_integral:
+        raise ShapeError(f"operand 0 (state) must be a vector of unsigned integers (u64): found {state}")
+    result = ctx.shape
+    if result is None:
+        raise ShapeError("rng-bit-generator needs its result shape (state, output) written")
+    if not result.is_tuple or len(result.tuple_shapes) != 2:
+        raise ShapeError(f"the result must be a (state, output) tuple: found {result}")
+    if not result.tuple_shapes[0].compatible(state):
+        raise ShapeError(f"the result's state must have the shape of operand 0 {state}: found {result}")
+    output = result.tuple_shapes[1]
+    if not output.is_array or not (output.element_type.is_integral or output.element_type.is_floating_point):
+        raise ShapeError(f"the random output must be an array of integers: found {output}")
+    return result
+
+
+@shape_rule(Op.RNG_GET_AND_UPDATE_STATE)
+def rng_get_and_update_state_shape(ctx: ShapeContext) -> Shape:
+    if ctx.operands:
+        raise ShapeError(f"rng-get-and-update-state takes no operands: found {len(ctx.operands)}")
+    return Shape.array(PrimitiveType.U64, (2,))
