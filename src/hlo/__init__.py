@@ -4,6 +4,7 @@ operation's shape rule, and an engine that runs HLO modules on NumPy."""
 from . import ops
 from .builder import XlaBuilder, XlaComputation, XlaOp
 from .dtypes import PrimitiveType
+from .engine import RunOptions, run
 from .errors import CollectiveError, EvalError, HloError, ParseError, ShapeError, VerifyError
 from .ir.computation import Computation
 from .ir.instruction import Instruction
@@ -38,6 +39,7 @@ __all__ = [
     "ParseOptions",
     "PrimitiveType",
     "PrintOptions",
+    "RunOptions",
     "Shape",
     "ShapeError",
     "SplitConfig",
@@ -54,6 +56,7 @@ __all__ = [
     "parse_layout",
     "parse_module",
     "parse_shape",
+    "run",
     "to_physical",
     "verify",
 ]
