@@ -1,0 +1,177 @@
+"""Gather and scatter in full generality (page 003's formal definitions, batching dimensions
+included), on whole arrays with NumPy advanced indexing.
+
+Gather clamps each slice's start so the slice fits (XLA's semantics). Scatter skips an update
+whose window does not fit in the operand, whole (XLA:CPU), and combines with the update
+computation: add, multiply, maximum, minimum, and/or/xor through `ufunc.at`, replacement through
+fancy assignment (later updates win), any other computation lifted to arrays and applied in
+rounds, each round taking at most one update per operand element, in update order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class IndexMap:
+    """Where the indices' vectors go in the operand: `to_operand[k]` is the operand dimension
+    of vector element k; batching pairs (operand dimension, indices dimension)."""
+
+    index_vector_dim: int
+    to_operand: tuple[int, ...]
+    operand_batching: tuple[int, ...] = ()
+    indices_batching: tuple[int, ...] = ()
+
+
+def _starts(indices: np.ndarray, m: IndexMap, rank: int) -> np.ndarray:
+    """Per batch position, the start index in every operand dimension (int64, unclamped):
+    shape (batch dims of the indices..., operand rank)."""
+    ivd = m.index_vector_dim
+    vectors = indices[..., None] if ivd == indices.ndim else np.moveaxis(indices, ivd, -1)
+    if vectors.dtype.kind == "u":
+        vectors = np.minimum(vectors, np.iinfo(np.int64).max).astype(np.int64)
+    vectors = vectors.astype(np.int64)
+    batch_shape = vectors.shape[:-1]
+    starts = np.zeros((*batch_shape, rank), dtype=np.int64)
+    for k, d in enumerate(m.to_operand):
+        starts[..., d] = vectors[..., k]
+    batch_axes = [d for d in range(indices.ndim) if d != ivd]
+    for od, idim in zip(m.operand_batching, m.indices_batching):
+        axis = batch_axes.index(idim)
+        view = [1] * len(batch_shape)
+        view[axis] = batch_shape[axis]
+        starts[..., od] = np.arange(batch_shape[axis]).reshape(view)
+    return starts
+
+
+def gather(
+    operand: np.ndarray,
+    indices: np.ndarray,
+    m: IndexMap,
+    offset_dims: Sequence[int],
+    collapsed: Sequence[int],
+    slice_sizes: Sequence[int],
+) -> np.ndarray:
+    """XLA's Gather: a slice of `slice_sizes` at each (clamped) start; collapsed and batching
+    dimensions dropped; the slice dimensions placed at `offset_dims` of the result."""
+    rank = operand.ndim
+    starts = _starts(indices, m, rank)
+    batch_shape = starts.shape[:-1]
+    nb = len(batch_shape)
+    high = np.array([n - s for n, s in zip(operand.shape, slice_sizes)], dtype=np.int64)
+    starts = np.clip(starts, 0, np.maximum(high, 0))
+    index = []
+    for d in range(rank):
+        view = [1] * (nb + rank)
+        view[nb + d] = slice_sizes[d]
+        index.append(
+            starts[..., d].reshape(*batch_shape, *[1] * rank) + np.arange(slice_sizes[d]).reshape(view)
+        )
+    full = operand[tuple(index)]  # (batch..., slice sizes...)
+    dropped = set(collapsed) | set(m.operand_batching)
+    full = full.reshape(*batch_shape, *[s for d, s in enumerate(slice_sizes) if d not in dropped])
+    out_rank = full.ndim
+    batch_positions = [d for d in range(out_rank) if d not in offset_dims]
+    source = [0] * out_rank
+    for k, d in enumerate(batch_positions):
+        source[d] = k
+    for k, d in enumerate(offset_dims):
+        source[d] = nb + k
+    return np.transpose(full, source)
+
+
+Combiner = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
+
+
+def scatter(
+    operands: Sequence[np.ndarray],
+    indices: np.ndarray,
+    updates: Sequence[np.ndarray],
+    m: IndexMap,
+    update_window_dims: Sequence[int],
+    inserted: Sequence[int],
+    combine_at: Combiner | None,
+    apply: Callable[..., Any] | None,
+) -> list[np.ndarray]:
+    """XLA's Scatter. `combine_at(flat_operand, positions, values)` updates in place for a
+    recognised single-operand computation; otherwise `apply` (the lifted computation of 2N
+    parameters) runs in rounds."""
+    operand = operands[0]
+    rank = operand.ndim
+    starts = _starts(indices, m, rank)
+    batch_shape = starts.shape[:-1]
+    update = updates[0]
+    scatter_dims = [d for d in range(update.ndim) if d not in update_window_dims]
+    order = scatter_dims + list(update_window_dims)
+    window_operand_dims = [d for d in range(rank) if d not in inserted and d not in m.operand_batching]
+    sizes = [1] * rank
+    for u, d in zip(update_window_dims, window_operand_dims):
+        sizes[d] = update.shape[u]
+    count = int(np.prod(batch_shape, dtype=np.int64))
+    window = int(np.prod(sizes, dtype=np.int64))
+    flat_starts = starts.reshape(count, rank)
+    fits = np.all((flat_starts >= 0) & (flat_starts + np.array(sizes) <= np.array(operand.shape)), axis=1)
+    # linear positions of every window element of every fitting update
+    strides = np.array([int(np.prod(operand.shape[d + 1 :], dtype=np.int64)) for d in range(rank)], np.int64)
+    offsets = np.zeros(sizes, dtype=np.int64)
+    for d in range(rank):
+        view = [1] * rank
+        view[d] = sizes[d]
+        offsets = offsets + (np.arange(sizes[d]) * strides[d]).reshape(view)
+    positions = (flat_starts @ strides)[:, None] + offsets.reshape(1, window)
+    positions = positions[fits].reshape(-1)
+    values = [np.transpose(u, order).reshape(count, window)[fits].reshape(-1) for u in updates]
+    results = [o.copy().reshape(-1) for o in operands]
+    if positions.size:
+        if combine_at is not None:
+            combine_at(results[0], positions, values[0])
+        else:
+            assert apply is not None
+            _in_rounds(results, positions, values, apply)
+    return [r.reshape(o.shape) for r, o in zip(results, operands)]
+
+
+def _in_rounds(
+    results: list[np.ndarray], positions: np.ndarray, values: list[np.ndarray], apply: Callable[..., Any]
+) -> None:
+    """Apply the computation to (current, update) pairs, the k-th update of each position in
+    round k, so updates to one element combine in order."""
+    order = np.argsort(positions, kind="stable")
+    sorted_positions = positions[order]
+    first = np.r_[True, sorted_positions[1:] != sorted_positions[:-1]]
+    group_start = np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))
+    occurrence = np.empty(len(order), dtype=np.int64)
+    occurrence[order] = np.arange(len(order)) - group_start
+    for k in range(int(occurrence.max()) + 1):
+        pick = occurrence == k
+        at = positions[pick]
+        current = [r[at] for r in results]
+        new = apply(*current, *[v[pick] for v in values])
+        new = new if isinstance(new, tuple) else (new,)
+        for r, v in zip(results, new):
+            r[at] = v
+
+
+def ufunc_combiner(ufunc: np.ufunc | None) -> Combiner:
+    """`ufunc.at` (in update order), or replacement when `ufunc` is None."""
+    if ufunc is None:
+
+        def replace(flat: np.ndarray, positions: np.ndarray, values: np.ndarray) -> None:
+            flat[positions] = values
+
+        return replace
+
+    def at(flat: np.ndarray, positions: np.ndarray, values: np.ndarray) -> None:
+        if flat.dtype.kind == "V":  # ml_dtypes floats: combine in f32, round at the end
+            work = flat.astype(np.float32)
+            ufunc.at(work, positions, values.astype(np.float32))
+            flat[:] = work.astype(flat.dtype)
+        else:
+            ufunc.at(flat, positions, values.astype(flat.dtype, copy=False))
+
+    return at
