@@ -138,3 +138,27 @@ def tree_reduce(
 
 def _as_tuple(value: Any, n: int) -> tuple[np.ndarray, ...]:
     return tuple(value) if n > 1 or isinstance(value, tuple) else (value,)
+
+
+_AT_UFUNCS = {
+    Op.ADD: np.add, Op.MULTIPLY: np.multiply, Op.MAXIMUM: np.maximum, Op.MINIMUM: np.minimum,
+    Op.AND: np.bitwise_and, Op.OR: np.bitwise_or, Op.XOR: np.bitwise_xor,
+}  # fmt: skip
+
+
+def combiner(ctx: KernelContext, name: str, op: str) -> tuple[Any, Any]:
+    """How a scatter-like op combines an update into the operand: (combine_at, None) for a
+    recognised computation (a ufunc's `at`, or replacement for `(a, b) -> b`), else
+    (None, the lifted computation)."""
+    from .indexing import ufunc_combiner
+
+    c = ctx.module.computation(name)
+    if len(c.parameters) == 2 and c.root.name == c.parameters[1].name:
+        return ufunc_combiner(None), None
+    reducer = recognise_reducer(c)
+    if reducer is not None and reducer.opcode in _AT_UFUNCS:
+        ufunc = _AT_UFUNCS[reducer.opcode]
+        if c.root.shape.element_type.numpy_dtype == np.bool_ and ufunc in (np.add, np.multiply):
+            ufunc = np.logical_or if ufunc is np.add else np.logical_and
+        return ufunc_combiner(ufunc), None
+    return None, lifted(ctx, name, op)

@@ -14,7 +14,6 @@ from ..engine.reduction import reduce_fn, reduce_window_fn
 from ..errors import EvalError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import control_flow, reduce  # noqa: F401  (the ops run here are defined there)
 from .registry import kernel
 
 if TYPE_CHECKING:
