@@ -4,6 +4,7 @@ flows text/builder -> IR -> verifier -> plan -> kernels -> values)."""
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -58,8 +59,20 @@ def compile_module(module: Module | XlaComputation, options: RunOptions | None =
         return cached[1]
     executable = Executable(module, options)
     key = id(module)
-    _CACHE[key] = (weakref.ref(module, lambda _ref: _CACHE.pop(key, None)), executable)
+    _CACHE[key] = (weakref.ref(module, _forget(key)), executable)
     return executable
+
+
+def _forget(key: int) -> Callable[[weakref.ref[Module]], None]:
+    """A weakref callback dropping the cache entry of a module that is gone (and only that
+    entry: a new module may reuse the id)."""
+
+    def forget(ref: weakref.ref[Module]) -> None:
+        cache = _CACHE  # None while the interpreter shuts down
+        if cache is not None and key in cache and cache[key][0] is ref:
+            del cache[key]
+
+    return forget
 
 
 def run(module: Module | XlaComputation, *args: Any, **options: Any) -> Any:
