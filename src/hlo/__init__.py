@@ -5,6 +5,7 @@ from . import ops
 from .builder import XlaBuilder, XlaComputation, XlaOp
 from .dtypes import PrimitiveType
 from .engine import RunOptions, run
+from .engine.custom_calls import register_c_custom_call, register_custom_call
 from .errors import CollectiveError, EvalError, HloError, ParseError, ShapeError, VerifyError
 from .ir.computation import Computation
 from .ir.instruction import Instruction
@@ -56,6 +57,8 @@ __all__ = [
     "parse_layout",
     "parse_module",
     "parse_shape",
+    "register_c_custom_call",
+    "register_custom_call",
     "run",
     "to_physical",
     "verify",

@@ -176,3 +176,15 @@ def rng_state_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., An
         return np.array([ctx.options.seed, counter], dtype=np.uint64)
 
     return run
+
+
+@kernel(Op.CUSTOM_CALL)
+def custom_call_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """The target registered under the custom call's name (engine.custom_calls)."""
+    from ..engine.custom_calls import call, lookup
+
+    target = instr.attrs["custom_call_target"]
+    lookup(target)  # an unknown target is an error when the module is planned
+    config = instr.backend_config or ""
+    shape, operand_shapes = instr.shape, ctx.operand_shapes(instr)
+    return lambda *xs: call(target, xs, shape, config, operand_shapes)
