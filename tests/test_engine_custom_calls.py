@@ -1,4 +1,6 @@
 """Custom calls: Python functions and C functions (page 003's ABI) registered by target name,
+
+# ruff: noqa: E501  (HLO text lines)
 the built-in targets, and the errors a user sees."""
 
 from __future__ import annotations
