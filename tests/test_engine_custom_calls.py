@@ -1,7 +1,7 @@
 """Custom calls: Python functions and C functions (page 003's ABI) registered by target name,
+the built-in targets, and the errors a user sees."""
 
 # ruff: noqa: E501  (HLO text lines)
-the built-in targets, and the errors a user sees."""
 
 from __future__ import annotations
 
