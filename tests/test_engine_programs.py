@@ -1,6 +1,7 @@
-"""The real-program corpus (tests/golden/dumps: jax programs, their inputs and XLA:CPU's outputs)
-run by the engine: every output matches XLA:CPU (integers and predicates exactly, floats within
-rounding: XLA:CPU fuses multiply-adds and folds reductions in its own order)."""
+"""The real-program corpus (tests/golden/dumps: jax programs, unoptimized and as XLA:CPU optimized
+them, their inputs and XLA:CPU's outputs) run by the engine: every output matches XLA:CPU
+(integers and predicates exactly, floats within rounding: XLA:CPU fuses multiply-adds and folds
+reductions in its own order)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,11 @@ RUNNING = [
 RANDOM = {"rng"}
 
 
-def load(name: str) -> tuple[hlo.Module, list[np.ndarray], list[np.ndarray]]:
-    module = hlo.parse_module((DUMPS / f"{name}.hlo").read_text(), f"{name}.hlo")
+def load(name: str, optimized: bool = False) -> tuple[hlo.Module, list[np.ndarray], list[np.ndarray]]:
+    """A dump (the XLA:CPU-optimized one: fusions, layout bitcasts, copies, custom calls; same
+    inputs and outputs), its inputs and XLA:CPU's outputs."""
+    file = f"{name}.opt.hlo" if optimized else f"{name}.hlo"
+    module = hlo.parse_module((DUMPS / file).read_text(), file)
     data = np.load(DUMPS / f"{name}.npz")
     params = module.entry.parameter_shapes
     args = [data[f"arg{k}"].astype(s.element_type.numpy_dtype) for k, s in enumerate(params)]
@@ -39,9 +43,10 @@ def leaves(value: object) -> list[np.ndarray]:
     return [value]
 
 
+@pytest.mark.parametrize("optimized", [False, True], ids=["hlo", "opt.hlo"])
 @pytest.mark.parametrize("name", RUNNING)
-def test_program_matches_xla_cpu(name: str) -> None:
-    module, args, expected = load(name)
+def test_program_matches_xla_cpu(name: str, optimized: bool) -> None:
+    module, args, expected = load(name, optimized)
     got = leaves(hlo.run(module, *args))
     assert len(got) == len(expected)
     for k, (g, e) in enumerate(zip(got, expected)):

@@ -32,6 +32,15 @@ _ELEMENTWISE_EXTRA = frozenset(
 )  # fmt: skip
 
 
+# Ops that act elementwise when their operand and result are scalars.
+_SCALAR_ONLY = frozenset({Op.BITCAST, Op.RESHAPE, Op.BROADCAST})
+
+
+def _all_scalars(i: Any, c: Computation) -> bool:
+    shapes = [i.shape, *(c.by_name[o].shape for o in i.operands)]
+    return all(s.is_array and s.rank == 0 for s in shapes)
+
+
 @dataclass(frozen=True)
 class Reducer:
     """A two-parameter computation recognised as one ufunc: `fold(a, axis)` reduces axes,
@@ -85,6 +94,8 @@ def is_elementwise(c: Computation, ctx: KernelContext, seen: frozenset[str] = fr
     for i in c.instructions:
         if i.opcode in UNARY_BY_OPCODE or i.opcode in BINARY_BY_OPCODE:
             continue
+        if i.opcode in _SCALAR_ONLY and _all_scalars(i, c):
+            continue
         if i.opcode not in _ELEMENTWISE_EXTRA:
             return False
         if i.opcode is Op.CONSTANT and i.shape.is_array and i.shape.rank != 0:
@@ -101,7 +112,10 @@ def lifted(ctx: KernelContext, name: str, op: str) -> Callable[..., Any]:
     a clear error when it holds ops that do not work elementwise."""
     c = ctx.module.computation(name)
     if not is_elementwise(c, ctx):
-        kinds = sorted({i.opcode.text for i in c.instructions if i.opcode not in _ELEMENTWISE_EXTRA})
+        from ..ops.elementwise import BINARY_BY_OPCODE, UNARY_BY_OPCODE
+
+        elementwise = _ELEMENTWISE_EXTRA | set(UNARY_BY_OPCODE) | set(BINARY_BY_OPCODE)
+        kinds = sorted({i.opcode.text for i in c.instructions if i.opcode not in elementwise})
         raise EvalError(
             f"{op}: the computation %{name} holds ops that do not apply elementwise "
             f"({', '.join(kinds)}); only elementwise computations can run vectorized"

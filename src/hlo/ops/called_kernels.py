@@ -82,3 +82,60 @@ def map_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
 
 kernel(Op.REDUCE)(reduce_fn)
 kernel(Op.REDUCE_WINDOW)(reduce_window_fn)
+
+
+@kernel(Op.FUSION)
+def fusion_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Any fusion kind runs its fused computation."""
+    return ctx.computation(_called(instr))
+
+
+def _called(instr: Instruction) -> str:
+    """The one computation `calls=` names."""
+    calls = instr.attrs["calls"]
+    return calls[0] if isinstance(calls, tuple) else calls  # type: ignore[no-any-return]
+
+
+def _async_value(instr: Instruction, plan: Any, bound: tuple[Any, ...], params: int) -> tuple[Any, ...]:
+    """((bound operands), result or None until every parameter is bound, context values...)."""
+    result = plan(*bound) if len(bound) == params else None
+    contexts = tuple(_zeros(s) for s in instr.shape.tuple_shapes[2:])
+    return (bound, result, *contexts)
+
+
+def _zeros(shape: Any) -> Any:
+    if shape.is_tuple:
+        return tuple(_zeros(s) for s in shape.tuple_shapes)
+    if shape.is_array:
+        return np.zeros(shape.dimensions, dtype=shape.element_type.numpy_dtype)
+    from ..engine.values import TOKEN
+
+    return TOKEN
+
+
+@kernel(Op.ASYNC_START)
+def async_start_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """The wrapped computation runs as soon as all of its parameters are bound (on one device
+    there is nothing to overlap)."""
+    name = _called(instr)
+    plan, params = ctx.computation(name), len(ctx.module.computation(name).parameters)
+    return lambda *xs: _async_value(instr, plan, tuple(xs), params)
+
+
+@kernel(Op.ASYNC_UPDATE)
+def async_update_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    name = _called(instr)
+    plan, params = ctx.computation(name), len(ctx.module.computation(name).parameters)
+
+    def run(previous: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
+        if not new:
+            return previous
+        return _async_value(instr, plan, tuple(previous[0]) + new, params)
+
+    return run
+
+
+@kernel(Op.ASYNC_DONE)
+def async_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    plan = ctx.computation(_called(instr))
+    return lambda previous: previous[1] if previous[1] is not None else plan(*previous[0])

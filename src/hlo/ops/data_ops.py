@@ -279,6 +279,10 @@ def bitcast_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.n
     from ..memory import from_physical, to_physical
 
     source, result = ctx.operand_shapes(instr)[0], instr.shape
+    if source.rank == 0 and result.rank == 0:  # a scalar read as another type (works lifted too)
+        from ..engine.bits import bitcast_convert
+
+        return lambda x: bitcast_convert(x, source.element_type, result.element_type)
     if _row_major(source) and _row_major(result) and source.element_type is result.element_type:
         dims = result.dimensions
         return lambda x: np.reshape(x, dims)

@@ -281,6 +281,8 @@ def DynamicReshape(
 def reshape_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
     """Row-major reshape of the logical array (layouts matter only to bitcast)."""
     dims = instr.shape.dimensions
+    if not dims and ctx.operand_shapes(instr)[0].rank == 0:
+        return lambda x: x  # scalar to scalar (works lifted too)
     return lambda x: np.reshape(x, dims)
 
 

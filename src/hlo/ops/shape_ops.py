@@ -261,6 +261,8 @@ def broadcast_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np
     dims = tuple(instr.attrs["dimensions"])
     out = instr.shape.dimensions
     order = sorted(range(len(dims)), key=lambda k: dims[k])
+    if not out:
+        return lambda x: x  # scalar to scalar (works lifted too)
 
     def run(x: np.ndarray) -> np.ndarray:
         shape = [1] * len(out)
