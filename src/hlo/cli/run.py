@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
+from ..engine.numerics import is_ml_dtype
 from ..engine.run import run as run_module
 from ..errors import HloError
 from ..literal import Literal
@@ -134,7 +135,7 @@ def load_inputs(path: str, params: tuple[Shape, ...]) -> list[Any]:
 def save(path: str, leaves: list[np.ndarray]) -> None:
     arrays = {}
     for k, value in enumerate(leaves):
-        if value.dtype.kind == "V":  # ml_dtypes types: stored widened
+        if is_ml_dtype(value.dtype):  # bf16, f8, 4-bit ints: stored widened
             value = value.astype(np.float32 if _is_float(value.dtype) else _int_of(value.dtype))
         arrays[f"out{k}"] = value
     np.savez(path, **arrays)  # type: ignore[arg-type]

@@ -57,6 +57,10 @@ def count_leading_zeros(x: np.ndarray, bits: int) -> np.ndarray:
 
 
 def population_count(x: np.ndarray, bits: int) -> np.ndarray:
+    """Set bits; a signed sub-byte type counts the bits of its sign-extended byte, as XLA:CPU
+    (popcnt of s4 -1 is 8, wrapping to -8)."""
+    if x.dtype.kind == "i" and bits < 8 * x.dtype.itemsize:
+        bits = 8 * x.dtype.itemsize
     return np.bitwise_count(bit_pattern(x, bits)).astype(x.dtype)
 
 
@@ -115,7 +119,9 @@ def reduce_precision(x: np.ndarray, t: PrimitiveType, exponent_bits: int, mantis
     of an `exponent_bits` range to infinity or zero, on the type's own bits, as XLA does. NaN
     stays NaN unless no mantissa bit is left (then +inf)."""
     bits = t.bit_width
-    info = np.finfo(x.dtype)
+    import ml_dtypes
+
+    info = ml_dtypes.finfo(x.dtype)
     src_mantissa = int(info.nmant)
     src_exponent = bits - src_mantissa - 1
     u = bit_pattern(x, bits)
@@ -137,7 +143,6 @@ def reduce_precision(x: np.ndarray, t: PrimitiveType, exponent_bits: int, mantis
         u = np.where(underflows, signed_zero, u)
     result = from_bit_pattern(u, t)
     nan = np.isnan(x.astype(np.float32) if x.dtype.itemsize < 4 else x)
-    if nan.any():
-        keep = x if mantissa_bits > 0 else np.full_like(x, np.inf)
-        result = np.where(nan, keep, result)
+    if nan.any():  # NaN stays NaN (XLA:CPU; its evaluator makes it +inf when no mantissa is left)
+        result = np.where(nan, x, result)
     return result

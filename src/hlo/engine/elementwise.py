@@ -13,7 +13,7 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..ir.instruction import Instruction
-from .numerics import compute_dtype, flush_denormals
+from .numerics import compute_dtype, flush_denormals, is_ml_dtype
 from .plan import KernelContext
 
 
@@ -34,7 +34,7 @@ class Math:
 
 def working_dtype(dtype: np.dtype, widen: bool = True) -> np.dtype:
     """The dtype an elementwise op computes in."""
-    if dtype.kind == "V" and dtype.itemsize == 1 and not _is_float(dtype):
+    if is_ml_dtype(dtype) and not _is_float(dtype):  # s4, u4, s2, ...: the byte-wide integer
         return np.dtype(np.int8) if _is_signed(dtype) else np.dtype(np.uint8)
     return compute_dtype(dtype) if widen else dtype
 

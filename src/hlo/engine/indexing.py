@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from .numerics import compute_dtype, is_float, is_ml_dtype
+
 
 @dataclass(frozen=True)
 class IndexMap:
@@ -167,9 +169,10 @@ def ufunc_combiner(ufunc: np.ufunc | None) -> Combiner:
         return replace
 
     def at(flat: np.ndarray, positions: np.ndarray, values: np.ndarray) -> None:
-        if flat.dtype.kind == "V":  # ml_dtypes floats: combine in f32, round at the end
-            work = flat.astype(np.float32)
-            ufunc.at(work, positions, values.astype(np.float32))
+        if is_ml_dtype(flat.dtype):  # bf16, f8, s4...: combine in a NumPy type, round at the end
+            wide = compute_dtype(flat.dtype) if is_float(flat.dtype) else np.dtype(np.int64)
+            work = flat.astype(wide)
+            ufunc.at(work, positions, values.astype(wide))
             flat[:] = work.astype(flat.dtype)
         else:
             ufunc.at(flat, positions, values.astype(flat.dtype, copy=False))

@@ -18,11 +18,15 @@ from ..dtypes import PrimitiveType
 _WIDEN = {np.dtype(np.float16)}
 
 
+def is_ml_dtype(dtype: np.dtype) -> bool:
+    """An ml_dtypes type (bf16, f8, f6, f4, sub-byte ints); their NumPy `kind` varies ('V', or
+    'f' for float8_e5m2), so they are told apart by their module."""
+    return dtype.type.__module__.split(".")[0] == "ml_dtypes"
+
+
 def compute_dtype(dtype: np.dtype) -> np.dtype:
     """The dtype an elementwise float op computes in: float32 for the narrow floats."""
-    if dtype.kind == "f" and dtype.itemsize >= 4:
-        return dtype
-    if dtype.kind == "c":
+    if dtype.kind == "c" or (dtype.kind == "f" and dtype.itemsize >= 4 and not is_ml_dtype(dtype)):
         return dtype
     if dtype in _WIDEN or _is_ml_float(dtype):
         return np.dtype(np.float32)
@@ -30,17 +34,16 @@ def compute_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def _is_ml_float(dtype: np.dtype) -> bool:
-    """bf16, f8*, f6*, f4* (ml_dtypes floats report kind 'V')."""
-    try:
-        from ..dtypes import from_numpy_dtype
-
-        return from_numpy_dtype(dtype).is_floating_point and dtype.kind != "f"
-    except Exception:
+    """bf16, f8*, f6*, f4*."""
+    if not is_ml_dtype(dtype):
         return False
+    from ..dtypes import from_numpy_dtype
+
+    return from_numpy_dtype(dtype).is_floating_point
 
 
 def is_float(dtype: np.dtype) -> bool:
-    return dtype.kind == "f" or _is_ml_float(dtype)
+    return (dtype.kind == "f" and not is_ml_dtype(dtype)) or _is_ml_float(dtype)
 
 
 # -- subnormals -------------------------------------------------------------------------------
@@ -49,7 +52,7 @@ def flush_denormals(x: np.ndarray) -> np.ndarray:
     of the same sign, as XLA:CPU's FTZ/DAZ modes make them."""
     dtype = x.dtype
     if dtype.kind == "c":
-        return (flush_denormals(x.real) + 1j * flush_denormals(x.imag)).astype(dtype)
+        return make_complex(flush_denormals(x.real.copy()), flush_denormals(x.imag.copy())).astype(dtype)
     if not is_float(dtype):
         return x
     work = compute_dtype(dtype)
@@ -118,9 +121,10 @@ def shift_right_logical(a: np.ndarray, b: np.ndarray, bits: int) -> np.ndarray:
     u = _unsigned(a.dtype)
     big = b.astype(_unsigned(b.dtype)) >= bits
     amount = np.where(big, np.zeros((), b.dtype), b).astype(u)
-    shifted = np.right_shift(a.view(u) if a.dtype != u else a, amount)
-    if a.dtype.kind == "i" and bits < 8 * a.dtype.itemsize:  # sub-byte: drop the sign extension
-        shifted = shifted & np.array((1 << bits) - 1, dtype=u)
+    unsigned = a.view(u) if a.dtype != u else a
+    if bits < 8 * a.dtype.itemsize:  # sub-byte types: only their own bits move
+        unsigned = unsigned & np.array((1 << bits) - 1, dtype=u)
+    shifted = np.right_shift(unsigned, amount)
     return np.where(big, np.zeros((), a.dtype), shifted.view(a.dtype) if a.dtype != u else shifted)
 
 
@@ -158,6 +162,9 @@ def convert(x: np.ndarray, to: PrimitiveType) -> np.ndarray:
         return x.astype(target) if target.kind == "c" else convert(np.ascontiguousarray(x.real), to)
     if is_float(source) and not is_float(target) and target.kind != "c":
         return _float_to_int(x.astype(compute_dtype(source), copy=False), target, to)
+    if source.kind in "iub" or is_ml_dtype(source):
+        if not is_float(source) and not is_float(target) and (is_ml_dtype(source) or is_ml_dtype(target)):
+            return x.astype(np.int64).astype(target)  # between 4-bit and other ints: wrap via int64
     if source == np.float64 and (target == np.float16 or _is_ml_float(target)):
         return x.astype(np.float32).astype(target)  # XLA:CPU rounds f64 -> f16/bf16 via f32
     return x.astype(target)
@@ -210,24 +217,38 @@ def sign(x: np.ndarray) -> np.ndarray:
     return np.sign(x)
 
 
-def int_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Integer power, wrapping; a negative exponent gives 0 unless the base is 1 or -1."""
-    if b.dtype.kind == "u":
+def int_power(a: np.ndarray, b: np.ndarray, bits: int | None = None) -> np.ndarray:
+    """XLA:CPU's integer power: exponentiation by squaring over the exponent's low 6 bits
+    (wrapping); an exponent that is negative when read as signed (so an unsigned one with its top
+    bit set) gives 1 for base 1, +-1 for base -1 (by parity) and 0 otherwise."""
+    bits = bits or 8 * b.dtype.itemsize
+    u = _unsigned(b.dtype)
+    e = (b.view(u) if b.dtype != u else b) & np.array((1 << bits) - 1, dtype=u)
+    e_low = e
+    negative = ((e >> np.array(bits - 1, dtype=u)) & np.array(1, dtype=u)).astype(bool)
+    acc = np.ones_like(a)
+    base = a.copy()
+    one = np.array(1, dtype=u)
+    e_low = e_low & one
+    for _ in range(6):
+        acc = np.where((e & one).astype(bool), acc * base, acc)
+        base = base * base
+        e = e >> one
+    # base 1 gives 1; base -1 (all ones, unsigned types too) gives +-1 by parity; others 0
+    ua = _unsigned(a.dtype)
+    all_ones = np.array((1 << bits) - 1, dtype=ua)
+    minus_one = ((a.view(ua) if a.dtype != ua else a) & all_ones) == all_ones
+    odd = (e_low & one).astype(bool)
+    small = np.where(minus_one, np.where(odd, a, np.ones_like(a)), (a == 1).astype(a.dtype))
+    return np.where(negative, small, acc)
+
+
+def power(a: np.ndarray, b: np.ndarray, t: PrimitiveType | None = None) -> np.ndarray:
+    if a.dtype.kind in "iu":
+        return int_power(a, b, t.bit_width if t is not None else None)
+    if a.dtype.kind == "c":
         return np.power(a, b)
-    negative = b < 0
-    r = np.power(a, np.where(negative, np.zeros((), b.dtype), b))
-    one = np.ones((), a.dtype)
-    if a.dtype.kind == "i":
-        odd = (b & 1) == 1
-        at_minus_one = np.where(odd, -one, one)
-        small = np.where(a == 1, one, np.where(a == -1, at_minus_one, np.zeros((), a.dtype)))
-    else:
-        small = np.where(a == 1, one, np.zeros((), a.dtype))
-    return np.where(negative, small, r)
-
-
-def power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return int_power(a, b) if a.dtype.kind in "iu" else np.power(a, b)
+    return np.power(a, b)
 
 
 def divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -238,12 +259,29 @@ def remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return int_remainder(a, b) if a.dtype.kind in "iu" else np.fmod(a, b)
 
 
+def remainder_flushing_divisor(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """XLA:CPU's float remainder: a subnormal divisor counts as zero (NaN), a subnormal dividend
+    is kept."""
+    return remainder(a, flush_denormals(b) if b.dtype.kind == "f" else b)
+
+
 def make_complex(re: np.ndarray, im: np.ndarray) -> np.ndarray:
     """re + i*im without NumPy's inf*1j = nan+infj."""
     re, im = np.broadcast_arrays(re, im)
     out = np.empty(re.shape, dtype=np.complex128 if re.dtype == np.float64 else np.complex64)
     out.real, out.imag = re, im
     return out
+
+
+def exp(x: np.ndarray) -> np.ndarray:
+    """e^x; for complex, e^re * (cos im + i sin im), as XLA (so exp(inf + 1j) = inf + inf j)."""
+    if x.dtype.kind != "c":
+        return np.exp(x)
+    magnitude = np.exp(x.real)
+    with np.errstate(invalid="ignore"):
+        real = np.where(x.imag == 0, magnitude, magnitude * np.cos(x.imag))
+        imag = np.where(x.imag == 0, x.imag, magnitude * np.sin(x.imag))
+    return make_complex(real, imag)
 
 
 def logistic(x: np.ndarray) -> np.ndarray:

@@ -171,18 +171,35 @@ def ReducePrecision(operand: XlaOp, exponent_bits: int, mantissa_bits: int) -> X
 
 
 # -- kernels ----------------------------------------------------------------------------------
-_FLUSHING_TARGETS = (PrimitiveType.PRED, PrimitiveType.F32, PrimitiveType.F64)
+P = PrimitiveType
 
 
 @kernel(Op.CONVERT)
 def convert_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
-    """numerics.convert; XLA:CPU flushes subnormal inputs when converting to pred, f32 or f64."""
+    """numerics.convert, with XLA:CPU's flushing of subnormals where its conversion is float
+    arithmetic: widening to f64 (the f32 value is flushed), narrowing from f64 (the f32 result
+    is flushed), and f32/f64 -> pred; conversions done on bits (bf16 <-> f32, f32 -> c64, taking
+    a real part) keep subnormals."""
     source = ctx.operand_shapes(instr)[0].element_type
     target = instr.shape.element_type
-    flush = ctx.options.flush_denormals and source.is_floating_point and target in _FLUSHING_TARGETS
-    if flush:
-        return lambda x: numerics.convert(numerics.flush_denormals(x), target)
-    return lambda x: numerics.convert(x, target)
+    if not ctx.options.flush_denormals:
+        return lambda x: numerics.convert(x, target)
+    s = source.complex_component_type if source.is_complex and not target.is_complex else source
+    t = target.complex_component_type if target.is_complex else target
+    if target is P.PRED and s in (P.F32, P.F64):
+        return lambda x: numerics.flush_denormals(x) != 0
+    widening = t is P.F64 and s.is_floating_point and s is not P.F64
+    narrowing = s is P.F64 and t.is_floating_point and t is not P.F64
+
+    def run(x: np.ndarray) -> np.ndarray:
+        if source.is_complex and not target.is_complex:
+            x = np.ascontiguousarray(x.real)
+        if widening or narrowing:
+            step = P.C64 if x.dtype.kind == "c" else P.F32
+            x = numerics.flush_denormals(numerics.convert(x, step))
+        return numerics.convert(x, target)
+
+    return run
 
 
 @kernel(Op.BITCAST_CONVERT)

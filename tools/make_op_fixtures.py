@@ -1,0 +1,265 @@
+"""Make tests/golden/ops/<family>.npz: single ops run on XLA:CPU over every element type they
+accept and edge values (NaN, +-inf, -0, subnormals, extremes, INT_MIN, halfway cases). Dev only:
+needs jax (../shared/ORACLE.md).
+
+    python tools/make_op_fixtures.py            # every family
+    python tools/make_op_fixtures.py convert    # some
+
+Each case k of a family file holds `case{k}_hlo` (the module), `case{k}_arg{j}` and `case{k}_out`
+(raw bits as unsigned integers for types NumPy cannot store; `case{k}_types` names the XLA
+types of the args and the result) and `case{k}_exact` (bit-exact or within float rounding).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "ops"
+
+DTYPES = {
+    "pred": np.bool_, "s8": np.int8, "s16": np.int16, "s32": np.int32, "s64": np.int64,
+    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+    "f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64,
+    "c64": np.complex64, "c128": np.complex128, "s4": ml_dtypes.int4, "u4": ml_dtypes.uint4,
+    "f8e4m3fn": ml_dtypes.float8_e4m3fn, "f8e5m2": ml_dtypes.float8_e5m2,
+}  # fmt: skip
+INTS = ["s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"]
+FLOATS = ["f16", "bf16", "f32", "f64"]
+
+F32_EDGES = [
+    0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, 3.5, 0.49999997, 1e-40, -1e-40, 1.1754944e-38,
+    3.4e38, -3.4e38, np.inf, -np.inf, np.nan, -np.nan, 1e-3, 100.0, 7.9, -7.9, 1e10, 65504.0, 70000.0,
+    0.7, -0.3, 3.0,
+]  # fmt: skip
+
+
+def edges(t: str) -> np.ndarray:
+    dtype = np.dtype(DTYPES[t])
+    if t == "pred":
+        return np.array([False, True, True, False])
+    if t in ("f64",):
+        return np.array([*F32_EDGES, 1e-310, -1e-310, 1.7e308, 2.0**53 + 1], dtype=np.float64)
+    if t in FLOATS or t.startswith("f8"):
+        with np.errstate(all="ignore"):
+            return np.array(F32_EDGES, dtype=np.float32).astype(dtype)
+    if t in ("c64", "c128"):
+        re = np.array([0.0, -0.0, 1.0, -2.5, np.inf, np.nan, 1e-40, 3.0])
+        im = np.array([0.0, 1.0, -0.0, 0.5, 1.0, 0.0, 2.0, -4.0])
+        return (re + 1j * im).astype(dtype)
+    info = ml_dtypes.iinfo(dtype) if t in ("s4", "u4") else np.iinfo(dtype)
+    values = [
+        0,
+        1,
+        -1,
+        2,
+        -2,
+        5,
+        -5,
+        7,
+        100,
+        -100,
+        int(info.min),
+        int(info.max),
+        int(info.min) + 1,
+        int(info.max) - 1,
+    ]
+    kept = [v for v in values if int(info.min) <= v <= int(info.max)]
+    return np.array(kept, dtype=object).astype(np.dtype(np.uint64) if t == "u64" else np.int64).astype(dtype)
+
+
+def pairs(t: str) -> tuple[np.ndarray, np.ndarray]:
+    e = edges(t)
+    a, b = np.meshgrid(e, e, indexing="ij")
+    return a.reshape(-1), b.reshape(-1)
+
+
+UNARY = {
+    "abs": INTS[:4] + FLOATS + ["c64"], "negate": INTS + FLOATS + ["c64", "s4"], "sign": INTS[:4] + FLOATS,
+    "floor": FLOATS, "ceil": FLOATS, "round-nearest-afz": FLOATS, "round-nearest-even": FLOATS,
+    "exponential": FLOATS + ["c64"], "exponential-minus-one": FLOATS, "log": FLOATS + ["c64"],
+    "log-plus-one": FLOATS, "logistic": FLOATS, "sqrt": FLOATS + ["c64"], "rsqrt": FLOATS, "cbrt": FLOATS,
+    "sine": FLOATS, "cosine": FLOATS, "tan": FLOATS, "tanh": FLOATS, "erf": ["f32", "f64", "bf16", "f16"],
+    "is-finite": FLOATS, "not": INTS + ["pred", "s4"], "popcnt": INTS + ["s4", "u4"],
+    "count-leading-zeros": INTS + ["s4", "u4"], "real": ["c64", "f32"], "imag": ["c64", "f32"],
+}  # fmt: skip
+EXACT_UNARY = {
+    "abs", "negate", "sign", "floor", "ceil", "round-nearest-afz", "round-nearest-even", "is-finite", "not",
+    "popcnt", "count-leading-zeros", "real", "imag", "sqrt",
+}  # fmt: skip
+BINARY = {
+    "add": INTS + FLOATS + ["c64", "s4", "pred"], "subtract": INTS + FLOATS, "multiply": INTS + FLOATS + ["s4"],
+    "divide": INTS + FLOATS + ["s4", "u4"], "remainder": INTS + FLOATS, "power": INTS[:4] + ["u8", "f32", "f64"],
+    "maximum": INTS + FLOATS + ["pred"], "minimum": INTS + FLOATS, "atan2": ["f32", "f64", "f16", "bf16"],
+    "and": INTS + ["pred"], "or": INTS + ["pred"], "xor": INTS + ["pred"], "shift-left": INTS + ["s4"],
+    "shift-right-logical": INTS + ["s4"], "shift-right-arithmetic": INTS + ["s4"], "complex": ["f32", "f64"],
+}  # fmt: skip
+EXACT_BINARY = {"add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or", "xor",
+                "shift-left", "shift-right-logical", "shift-right-arithmetic", "complex"}  # fmt: skip
+
+
+def result_type(op: str, t: str) -> str:
+    if op in ("is-finite",):
+        return "pred"
+    if op in ("abs", "real", "imag") and t == "c64":
+        return "f32"
+    if op == "complex":
+        return {"f32": "c64", "f64": "c128"}[t]
+    return t
+
+
+def module(body: str) -> str:
+    return "HloModule m\n\nENTRY main {\n" + body + "\n}\n"
+
+
+Case = tuple[str, list[np.ndarray], list[str], bool]
+
+
+def family_elementwise_unary() -> Iterator[Case]:
+    for op, types in UNARY.items():
+        for t in types:
+            x = edges(t)
+            n = len(x)
+            r = result_type(op, t)
+            text = module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {r}[{n}] {op}(a)")
+            exact = op in EXACT_UNARY or t not in [*FLOATS, "c64", "c128"]
+            yield text, [x], [t, r], exact
+
+
+def family_elementwise_binary() -> Iterator[Case]:
+    for op, types in BINARY.items():
+        for t in types:
+            a, b = pairs(t)
+            n = len(a)
+            r = result_type(op, t)
+            text = module(
+                f"  a = {t}[{n}] parameter(0)\n  b = {t}[{n}] parameter(1)\n  ROOT r = {r}[{n}] {op}(a, b)"
+            )
+            exact = op in EXACT_BINARY or t not in [*FLOATS, "c64", "c128"]
+            yield text, [a, b], [t, t, r], exact
+
+
+def family_compare() -> Iterator[Case]:
+    for t in INTS + FLOATS + ["pred", "s4"]:
+        a, b = pairs(t)
+        n = len(a)
+        kinds = ["", ", type=TOTALORDER"] if t in FLOATS else [""]
+        for direction in ("EQ", "NE", "LT", "LE", "GT", "GE"):
+            for kind in kinds:
+                text = module(
+                    f"  a = {t}[{n}] parameter(0)\n  b = {t}[{n}] parameter(1)\n"
+                    f"  ROOT r = pred[{n}] compare(a, b), direction={direction}{kind}"
+                )
+                yield text, [a, b], [t, t, "pred"], True
+    for t in ("f32", "s32", "bf16"):
+        a, b = pairs(t)
+        n = len(a)
+        p = np.arange(n) % 3 == 0
+        text = module(f"  p = pred[{n}] parameter(0)\n  a = {t}[{n}] parameter(1)\n  b = {t}[{n}] parameter(2)\n"
+                      f"  ROOT r = {t}[{n}] select(p, a, b)")  # fmt: skip
+        yield text, [p, a, b], ["pred", t, t, t], True
+        lo, hi = edges(t)[:n], edges(t)[::-1][:n]
+        x = edges(t)
+        m = len(x)
+        text = module(f"  lo = {t}[] parameter(0)\n  x = {t}[{m}] parameter(1)\n  hi = {t}[] parameter(2)\n"
+                      f"  ROOT r = {t}[{m}] clamp(lo, x, hi)")  # fmt: skip
+        del lo, hi
+        yield text, [x[3:4].reshape(()), x, x[7:8].reshape(())], [t, t, t, t], True
+
+
+def family_convert() -> Iterator[Case]:
+    types = ["pred", *INTS, *FLOATS, "c64", "s4", "u4", "f8e4m3fn", "f8e5m2"]
+    for source in types:
+        x = edges(source)
+        n = len(x)
+        for target in types:
+            if source == target or (source == "c64" and target != "c64" and target not in FLOATS):
+                continue
+            text = module(f"  a = {source}[{n}] parameter(0)\n  ROOT r = {target}[{n}] convert(a)")
+            yield text, [x], [source, target], True
+    for source, target, dims_in, dims_out in [
+        ("f32", "u16", "4", "4,2"), ("f32", "s8", "4", "4,4"), ("u8", "s32", "3,4", "3"), ("f64", "u32", "2", "2,2"),
+        ("f32", "s32", "5", "5"), ("s8", "s4", "4", "4,2"), ("bf16", "u8", "3", "3,2"), ("u4", "u8", "3,2", "3"),
+    ]:  # fmt: skip
+        shape = tuple(int(d) for d in dims_in.split(","))
+        rng = np.random.default_rng(len(dims_in))
+        raw = rng.integers(0, 256, size=(*shape, np.dtype(DTYPES[source]).itemsize), dtype=np.uint8)
+        x = raw.view(DTYPES[source]).reshape(shape) if source not in ("s4", "u4") else raw.reshape(shape) % 16
+        if source == "u4":
+            x = x.astype(ml_dtypes.uint4)
+        text = module(
+            f"  a = {source}[{dims_in}] parameter(0)\n  ROOT r = {target}[{dims_out}] bitcast-convert(a)"
+        )
+        yield text, [x], [source, target], True
+    for t in ("f32", "f64", "bf16", "f16"):
+        x = edges(t)
+        n = len(x)
+        for e, m in ((8, 7), (5, 10), (5, 2), (4, 3), (1, 0), (8, 0), (11, 52)):
+            text = module(
+                f"  a = {t}[{n}] parameter(0)\n  ROOT r = {t}[{n}] reduce-precision(a), exponent_bits={e}, mantissa_bits={m}"
+            )
+            yield text, [x], [t, t], True
+
+
+FAMILIES = {
+    "elementwise_unary": family_elementwise_unary,
+    "elementwise_binary": family_elementwise_binary,
+    "compare": family_compare,
+    "convert": family_convert,
+}
+
+
+def run_on_cpu(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
+    import jax
+    import jax.extend
+    from jax._src.lib import _jax
+    from jax._src.lib import xla_client as xc
+
+    jax.config.update("jax_enable_x64", True)
+    hlo_module = xc.hlo.hlo_module_from_text(text)
+    computation = xc.XlaComputation(hlo_module.as_serialized_hlo_module_proto())
+    mlir = _jax.mlir.xla_computation_to_mlir_module(computation)
+    backend = jax.extend.backend.get_backend("cpu")
+    executable = backend.compile_and_load(
+        mlir, xc.DeviceList(tuple(backend.devices()[:1])), xc.CompileOptions()
+    )
+    return [np.asarray(o) for o in executable.execute([jax.device_put(a) for a in args])]
+
+
+def storable(x: np.ndarray) -> np.ndarray:
+    """NumPy-native arrays as they are; ml_dtypes arrays as their raw bits."""
+    if not x.dtype.type.__module__.startswith("numpy"):  # ml_dtypes (their kind varies by version)
+        return x.view(np.uint8 if x.dtype.itemsize == 1 else np.uint16)
+    return x
+
+
+def main(names: list[str]) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name in names or list(FAMILIES):
+        arrays: dict[str, np.ndarray] = {}
+        k = 0
+        refused = 0
+        for text, args, types, exact in FAMILIES[name]():
+            try:
+                (out,) = run_on_cpu(text, args)
+            except Exception as e:  # XLA:CPU refuses some type/op pairs: leave them out
+                refused += 1
+                print(f"  refused: {text.splitlines()[-2].strip()}: {str(e).splitlines()[0][:100]}")
+                continue
+            arrays[f"case{k}_hlo"] = np.array(text)
+            arrays[f"case{k}_types"] = np.array(types)
+            arrays[f"case{k}_exact"] = np.array(exact)
+            for j, a in enumerate(args):
+                arrays[f"case{k}_arg{j}"] = storable(np.asarray(a))
+            arrays[f"case{k}_out"] = storable(out)
+            k += 1
+        np.savez_compressed(OUT / f"{name}.npz", **arrays)
+        print(f"{name}: {k} cases ({refused} refused by XLA:CPU)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
