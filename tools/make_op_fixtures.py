@@ -10,6 +10,7 @@ Each case k of a family file holds `case{k}_hlo` (the module), `case{k}_arg{j}` 
 types of the args and the result) and `case{k}_exact` (bit-exact or within float rounding).
 """
 
+# ruff: noqa: E501  (tables of cases)
 from __future__ import annotations
 
 import sys

@@ -121,7 +121,7 @@ def reduce_precision(x: np.ndarray, t: PrimitiveType, exponent_bits: int, mantis
     bits = t.bit_width
     import ml_dtypes
 
-    info = ml_dtypes.finfo(x.dtype)
+    info = ml_dtypes.finfo(x.dtype)  # type: ignore[no-untyped-call]
     src_mantissa = int(info.nmant)
     src_exponent = bits - src_mantissa - 1
     u = bit_pattern(x, bits)

@@ -162,9 +162,9 @@ def convert(x: np.ndarray, to: PrimitiveType) -> np.ndarray:
         return x.astype(target) if target.kind == "c" else convert(np.ascontiguousarray(x.real), to)
     if is_float(source) and not is_float(target) and target.kind != "c":
         return _float_to_int(x.astype(compute_dtype(source), copy=False), target, to)
-    if source.kind in "iub" or is_ml_dtype(source):
-        if not is_float(source) and not is_float(target) and (is_ml_dtype(source) or is_ml_dtype(target)):
-            return x.astype(np.int64).astype(target)  # between 4-bit and other ints: wrap via int64
+    integers = not is_float(source) and not is_float(target) and target.kind != "c"
+    if integers and (is_ml_dtype(source) or is_ml_dtype(target)):
+        return x.astype(np.int64).astype(target)  # between 4-bit and other ints: wrap via int64
     if source == np.float64 and (target == np.float16 or _is_ml_float(target)):
         return x.astype(np.float32).astype(target)  # XLA:CPU rounds f64 -> f16/bf16 via f32
     return x.astype(target)
