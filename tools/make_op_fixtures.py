@@ -206,11 +206,156 @@ def family_convert() -> Iterator[Case]:
             yield text, [x], [t, t], True
 
 
+def _random(t: str, shape: tuple[int, ...], seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    if t == "pred":
+        return rng.random(shape) < 0.5
+    dtype = np.dtype(DTYPES[t])
+    if t in FLOATS or t in ("c64",):
+        return (rng.standard_normal(shape) * 3).astype(np.float32).astype(dtype)
+    if t in ("s4", "u4"):
+        return rng.integers(-8 if t == "s4" else 0, 8 if t == "s4" else 16, size=shape).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(max(int(info.min), -200), min(int(info.max), 200), size=shape, endpoint=True).astype(
+        dtype
+    )
+
+
+def family_data_movement() -> Iterator[Case]:
+    for t in ("f32", "s32", "bf16", "s4", "pred", "u8", "c64", "f64"):
+        x = _random(t, (3, 4), 1)
+        ops = [
+            ("r = {t}[4,3,2] broadcast(a), dimensions={{1,0}}", []),
+            ("r = {t}[2,6] reshape(a)", []),
+            ("r = {t}[4,3] transpose(a), dimensions={{1,0}}", []),
+            ("r = {t}[3,4] reverse(a), dimensions={{0,1}}", []),
+            ("r = {t}[2,2] slice(a), slice={{[0:3:2], [1:4:2]}}", []),
+            ("r = {t}[6,7] pad(a, v), padding=1_2_0x-1_-2_2", ["v"]),
+            ("r = {t}[3,8] concatenate(a, a), dimensions={{1}}", []),
+        ]
+        for body, extra in ops:
+            params = f"  a = {t}[3,4] parameter(0)\n"
+            args = [x]
+            if extra:
+                params += f"  v = {t}[] parameter(1)\n"
+                args.append(_random(t, (), 2))
+            yield module(params + "  ROOT " + body.format(t=t)), args, [t] * len(args) + [t], True
+        for starts in ((1, 2), (-1, 5), (7, -3), (2, 1)):
+            for it in ("s32", "u32", "s8"):
+                if it != "s32" and min(starts) < 0 and it.startswith("u"):
+                    continue
+                i0, i1 = (np.array(v, dtype=DTYPES[it]) for v in starts)
+                text = module(
+                    f"  a = {t}[3,4] parameter(0)\n  i = {it}[] parameter(1)\n  j = {it}[] parameter(2)\n"
+                    f"  ROOT r = {t}[2,3] dynamic-slice(a, i, j), dynamic_slice_sizes={{2,3}}"
+                )
+                yield text, [x, i0, i1], [t, it, it, t], True
+                u = _random(t, (2, 2), 3)
+                text = module(
+                    f"  a = {t}[3,4] parameter(0)\n  u = {t}[2,2] parameter(1)\n  i = {it}[] parameter(2)\n"
+                    f"  j = {it}[] parameter(3)\n  ROOT r = {t}[3,4] dynamic-update-slice(a, u, i, j)"
+                )
+                yield text, [x, u, i0, i1], [t, t, it, it, t], True
+    for t in ("s32", "f32", "bf16", "u8", "f16", "s4", "c64", "s64"):
+        yield module(f"  ROOT r = {t}[3,20] iota(), iota_dimension=1"), [], [t], True
+
+
+def family_indexing() -> Iterator[Case]:
+    operand = _random("f32", (5, 4), 4)
+    for idx in ([[0], [3], [9], [-2]], [[1], [1], [4], [0]]):
+        indices = np.array(idx, np.int32)
+        text = module(
+            "  a = f32[5,4] parameter(0)\n  i = s32[4,1] parameter(1)\n"
+            "  ROOT r = f32[4,2,3] gather(a, i), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0}, "
+            "index_vector_dim=1, slice_sizes={2,3}"
+        )
+        yield text, [operand, indices], ["f32", "s32", "f32"], True
+        updates = _random("f32", (4, 2, 3), 5)
+        for combiner, root in (
+            ("add", "add(p, q)"),
+            ("max", "maximum(p, q)"),
+            ("set", "q"),
+            ("mix", "subtract(p, q)"),
+        ):
+            text = (
+                f"HloModule m\n\n{combiner} {{\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n"
+                f"  ROOT r = f32[] {root if root != 'q' else 'copy(q)'}\n}}\n\nENTRY main {{\n"
+                "  a = f32[5,4] parameter(0)\n  i = s32[4,1] parameter(1)\n  u = f32[4,2,3] parameter(2)\n"
+                f"  ROOT r = f32[5,4] scatter(a, i, u), update_window_dims={{1,2}}, inserted_window_dims={{}}, "
+                f"scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply={combiner}\n}}\n"
+            )
+            yield text, [operand, indices, updates], ["f32", "s32", "f32", "f32"], combiner in ("max", "set")
+    keys = np.array([[3.0, np.nan, -0.0, 0.0, -np.inf, 1.0, np.nan, 2.0]], np.float32)
+    for direction in ("LT", "GT"):
+        text = (
+            f"HloModule m\n\nless {{\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n"
+            f"  ROOT r = pred[] compare(p, q), direction={direction}, type=TOTALORDER\n}}\n\nENTRY main {{\n"
+            "  a = f32[1,8] parameter(0)\n  ROOT r = f32[1,8] sort(a), dimensions={1}, is_stable=true, to_apply=less\n}\n"
+        )
+        yield text, [keys], ["f32", "f32"], True
+    values = np.array([[1, 5, 5, 2, 9, 9, 0]], np.int32)
+    text = module("  a = s32[1,7] parameter(0)\n  t = (s32[1,3], s32[1,3]) topk(a), k=3, largest=true\n"
+                  "  ROOT r = s32[1,3] get-tuple-element(t), index=1")  # fmt: skip
+    yield text, [values], ["s32", "s32"], True
+    text = module("  a = f32[1,8] parameter(0)\n  t = (f32[1,4], s32[1,4]) topk(a), k=4, largest=true\n"
+                  "  ROOT r = s32[1,4] get-tuple-element(t), index=1")  # fmt: skip
+    yield text, [keys], ["f32", "s32"], True
+
+
+def family_reductions() -> Iterator[Case]:
+    for t, op in (("s8", "add"), ("s32", "multiply"), ("u8", "add"), ("f32", "maximum"), ("f32", "minimum"),
+                  ("pred", "and"), ("pred", "or"), ("bf16", "add"), ("f16", "add"), ("s4", "add")):  # fmt: skip
+        x = _random(t, (4, 6), 6)
+        init = (
+            "true"
+            if (t, op) == ("pred", "and")
+            else "false"
+            if t == "pred"
+            else "0"
+            if op != "multiply"
+            else "1"
+        )
+        if op in ("maximum", "minimum"):
+            x[0, 0] = np.nan
+            init = "-inf" if op == "maximum" else "inf"
+        text = (
+            f"HloModule m\n\nf {{\n  p = {t}[] parameter(0)\n  q = {t}[] parameter(1)\n  ROOT r = {t}[] {op}(p, q)\n}}\n\n"
+            f"ENTRY main {{\n  a = {t}[4,6] parameter(0)\n  z = {t}[] constant({init})\n"
+            f"  ROOT r = {t}[6] reduce(a, z), dimensions={{0}}, to_apply=f\n}}\n"
+        )
+        yield text, [x], [t, t], t not in FLOATS
+        text = (
+            f"HloModule m\n\nf {{\n  p = {t}[] parameter(0)\n  q = {t}[] parameter(1)\n  ROOT r = {t}[] {op}(p, q)\n}}\n\n"
+            f"ENTRY main {{\n  a = {t}[4,6] parameter(0)\n  z = {t}[] constant({init})\n"
+            f"  ROOT r = {t}[3,3] reduce-window(a, z), window={{size=2x3 stride=1x2 pad=0_0x1_1 lhs_dilate=1x1 rhs_dilate=1x1}}, to_apply=f\n}}\n"
+        )
+        yield text, [x], [t, t], t not in FLOATS
+    for lt, rt, out in (("s8", "s8", "s32"), ("s32", "s32", "s32"), ("bf16", "bf16", "f32"), ("bf16", "bf16", "bf16"),
+                        ("f16", "f16", "f16"), ("u8", "u8", "u32"), ("f64", "f64", "f64"), ("c64", "c64", "c64")):  # fmt: skip
+        a, b = _random(lt, (2, 3, 4), 7), _random(rt, (2, 4, 5), 8)
+        text = module(
+            f"  a = {lt}[2,3,4] parameter(0)\n  b = {rt}[2,4,5] parameter(1)\n"
+            f"  ROOT r = {out}[2,3,5] dot(a, b), lhs_batch_dims={{0}}, lhs_contracting_dims={{2}}, rhs_batch_dims={{0}}, rhs_contracting_dims={{1}}"
+        )
+        yield text, [a, b], [lt, rt, out], lt not in FLOATS and lt != "c64"
+    for t, out in (("s8", "s32"), ("f32", "f32"), ("bf16", "bf16")):
+        x, k = _random(t, (2, 7, 6, 4), 9), _random(t, (3, 2, 2, 6), 10)
+        text = module(
+            f"  x = {t}[2,7,6,4] parameter(0)\n  k = {t}[3,2,2,6] parameter(1)\n"
+            f"  ROOT r = {out}[2,4,3,6] convolution(x, k), window={{size=3x2 stride=2x2 pad=1_1x0_1 rhs_dilate=1x2}}, "
+            "dim_labels=b01f_01io->b01f, feature_group_count=2"
+        )
+        yield text, [x, k], [t, t, out], t == "s8"
+
+
 FAMILIES = {
     "elementwise_unary": family_elementwise_unary,
     "elementwise_binary": family_elementwise_binary,
     "compare": family_compare,
     "convert": family_convert,
+    "data_movement": family_data_movement,
+    "indexing": family_indexing,
+    "reductions": family_reductions,
 }
 
 
