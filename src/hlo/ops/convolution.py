@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..dtypes import PrimitiveType
 from ..errors import ShapeError
-from ..ir.attrs import ConvolutionKind, Window
+from ..ir.attrs import ConvolutionDimensionNumbers, ConvolutionKind, Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from ..shape import Shape
+from ..shape import Shape, as_primitive_type
 from ..text.attr_codecs import DIM_LABELS, INT, SPARSITY_CONFIG, WINDOW, EnumCodec
-from .array_rules import higher_precision
-from .dot import precision_attrs
+from .array_rules import higher_precision, int_tuple, require_ops
+from .dot import PrecisionConfig, precision_attrs, precision_config_attrs
 from .reduce import _window_printed, window_output_dims
-from .registry import AttrSpec, ShapeContext, define, kernel, shape_rule, unless
-from .rule_helpers import array_operand
+from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule, unless
+from .rule_helpers import array_operand, builder_of
+from .windows import make_padding, make_window, padding_pairs, padding_type
 
 if TYPE_CHECKING:
+    from ..builder import XlaOp
     from ..engine.plan import KernelContext
 
 Op = Opcode
@@ -131,3 +134,136 @@ def convolution_shape(ctx: ShapeContext) -> Shape:
         dims[o] = size
     t = ctx.preferred_element_type or higher_precision(lhs.element_type, rhs.element_type)
     return Shape.array(t, dims, dynamic_dimensions=dynamic)
+
+
+# -- builder functions ------------------------------------------------------------------------
+def default_dimension_numbers(spatial: int) -> ConvolutionDimensionNumbers:
+    """XLA's CreateDefaultConvDimensionNumbers: [batch, feature, spatial...] for input and output,
+    [output feature, input feature, spatial...] for the kernel."""
+    dims = tuple(range(2, 2 + spatial))
+    return ConvolutionDimensionNumbers(0, 1, dims, 1, 0, dims, 0, 1, dims)
+
+
+@builder_function
+def ConvGeneralDilated(
+    lhs: XlaOp,
+    rhs: XlaOp,
+    window_strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    lhs_dilation: Sequence[int],
+    rhs_dilation: Sequence[int],
+    dimension_numbers: ConvolutionDimensionNumbers | None = None,
+    feature_group_count: int = 1,
+    batch_group_count: int = 1,
+    precision_config: PrecisionConfig | None = None,
+    preferred_element_type: PrimitiveType | str | None = None,
+    window_reversal: Sequence[bool] | None = None,
+) -> XlaOp:
+    """The general convolution (page 003): strides, explicit padding, base (lhs) and window (rhs)
+    dilation, dimension numbers, feature and batch groups."""
+    name = "ConvGeneralDilated"
+    builder = builder_of(name, lhs, rhs)
+    require_ops(builder, name, lhs=lhs, rhs=rhs)
+    rank = lhs.shape.rank if lhs.shape.is_array else 0
+    numbers = dimension_numbers or default_dimension_numbers(max(rank - 2, 0))
+    if not isinstance(numbers, ConvolutionDimensionNumbers):
+        raise builder.error(
+            name, f"dimension_numbers must be a ConvolutionDimensionNumbers: found {numbers!r}"
+        )
+    sizes = [rhs.shape.dimensions[d] for d in numbers.kernel_spatial_dimensions if d < rhs.shape.rank]
+    pairs = padding_pairs(builder, name, padding, len(sizes))
+    window = make_window(
+        builder, name, sizes, window_strides, pairs, lhs_dilation, rhs_dilation, window_reversal
+    )
+    attrs: dict[str, Any] = {
+        "window": window,
+        "dim_labels": numbers,
+        "feature_group_count": int(feature_group_count),
+        "batch_group_count": int(batch_group_count),
+    }
+    attrs.update(precision_config_attrs(builder, name, precision_config, 2))
+    preferred = as_primitive_type(preferred_element_type) if preferred_element_type is not None else None
+    return builder.add(name, Op.CONVOLUTION, (lhs, rhs), attrs, preferred_element_type=preferred)
+
+
+@builder_function
+def ConvGeneral(
+    lhs: XlaOp,
+    rhs: XlaOp,
+    window_strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    dimension_numbers: ConvolutionDimensionNumbers,
+    feature_group_count: int = 1,
+    batch_group_count: int = 1,
+    precision_config: PrecisionConfig | None = None,
+    preferred_element_type: PrimitiveType | str | None = None,
+) -> XlaOp:
+    ones = (1,) * len(tuple(window_strides))
+    return ConvGeneralDilated(
+        lhs, rhs, window_strides, padding, ones, ones, dimension_numbers, feature_group_count,
+        batch_group_count, precision_config, preferred_element_type,
+    )  # fmt: skip
+
+
+@builder_function
+def ConvWithGeneralDimensions(
+    lhs: XlaOp,
+    rhs: XlaOp,
+    window_strides: Sequence[int],
+    padding: str,
+    dimension_numbers: ConvolutionDimensionNumbers,
+    feature_group_count: int = 1,
+    batch_group_count: int = 1,
+    precision_config: PrecisionConfig | None = None,
+    preferred_element_type: PrimitiveType | str | None = None,
+) -> XlaOp:
+    """SAME/VALID padding with explicit dimension numbers."""
+    builder = builder_of("ConvWithGeneralDimensions", lhs, rhs)
+    kind = padding_type(builder, "ConvWithGeneralDimensions", padding)
+    require_ops(builder, "ConvWithGeneralDimensions", lhs=lhs, rhs=rhs)
+    spatial_in = [lhs.shape.dimensions[d] for d in dimension_numbers.input_spatial_dimensions]
+    sizes = [rhs.shape.dimensions[d] for d in dimension_numbers.kernel_spatial_dimensions]
+    strides = int_tuple(builder, "ConvWithGeneralDimensions", window_strides, "window_strides")
+    pairs = make_padding(spatial_in, sizes, strides, kind)
+    return ConvGeneral(
+        lhs, rhs, strides, pairs, dimension_numbers, feature_group_count, batch_group_count,
+        precision_config, preferred_element_type,
+    )  # fmt: skip
+
+
+@builder_function
+def ConvWithGeneralPadding(
+    lhs: XlaOp,
+    rhs: XlaOp,
+    window_strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    feature_group_count: int = 1,
+    batch_group_count: int = 1,
+    precision_config: PrecisionConfig | None = None,
+    preferred_element_type: PrimitiveType | str | None = None,
+) -> XlaOp:
+    """Explicit padding, default dimension numbers ([batch, feature, spatial...])."""
+    numbers = default_dimension_numbers(max(lhs.shape.rank - 2, 0))
+    return ConvGeneral(
+        lhs, rhs, window_strides, padding, numbers, feature_group_count, batch_group_count,
+        precision_config, preferred_element_type,
+    )  # fmt: skip
+
+
+@builder_function
+def Conv(
+    lhs: XlaOp,
+    rhs: XlaOp,
+    window_strides: Sequence[int],
+    padding: str,
+    feature_group_count: int = 1,
+    batch_group_count: int = 1,
+    precision_config: PrecisionConfig | None = None,
+    preferred_element_type: PrimitiveType | str | None = None,
+) -> XlaOp:
+    """SAME/VALID padding, default dimension numbers (page 003's Conv)."""
+    numbers = default_dimension_numbers(max(lhs.shape.rank - 2, 0))
+    return ConvWithGeneralDimensions(
+        lhs, rhs, window_strides, padding, numbers, feature_group_count, batch_group_count,
+        precision_config, preferred_element_type,
+    )  # fmt: skip

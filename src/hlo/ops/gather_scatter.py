@@ -3,15 +3,22 @@ typed values by `gather_dimension_numbers` / `scatter_dimension_numbers`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST
-from .registry import AttrSpec, ShapeContext, define, if_nonempty, if_true, shape_rule
-from .rule_helpers import array_operand
+from .array_rules import int_tuple, require_ops
+from .callee import embed
+from .registry import AttrSpec, ShapeContext, builder_function, define, if_nonempty, if_true, shape_rule
+from .rule_helpers import array_operand, builder_of
+
+if TYPE_CHECKING:
+    from ..builder import XlaBuilder, XlaComputation, XlaOp
 
 Op = Opcode
 
@@ -247,3 +254,62 @@ def scatter_shape(ctx: ShapeContext) -> Shape:
             )
     check_reducer(ctx, "to_apply", [u.element_type for u in updates])
     return operands[0] if n == 1 else Shape.make_tuple(operands)
+
+
+# -- builder functions ------------------------------------------------------------------------
+def _numbers(builder: XlaBuilder, op_name: str, numbers: Any, kind: type) -> dict[str, Any]:
+    if isinstance(numbers, dict):
+        try:
+            numbers = kind(**numbers)
+        except TypeError as e:
+            raise builder.error(op_name, f"dimension_numbers: {e}") from None
+    if not isinstance(numbers, kind):
+        raise builder.error(op_name, f"dimension_numbers must be a {kind.__name__}: found {numbers!r}")
+    attrs: dict[str, Any] = {}
+    for field in kind.__dataclass_fields__:  # type: ignore[attr-defined]
+        value = getattr(numbers, field)
+        attrs[field] = value if field == "index_vector_dim" else int_tuple(builder, op_name, value, field)
+    return attrs
+
+
+@builder_function
+def Gather(
+    input: XlaOp,
+    start_indices: XlaOp,
+    dimension_numbers: GatherDimensionNumbers | dict[str, Any],
+    slice_sizes: Sequence[int],
+    indices_are_sorted: bool = False,
+) -> XlaOp:
+    """Slices of `input` at the start indices (page 003's Gather)."""
+    builder = builder_of("Gather", input, start_indices)
+    attrs = _numbers(builder, "Gather", dimension_numbers, GatherDimensionNumbers)
+    attrs["slice_sizes"] = int_tuple(builder, "Gather", slice_sizes, "slice_sizes")
+    attrs["indices_are_sorted"] = bool(indices_are_sorted)
+    return builder.add("Gather", Op.GATHER, (input, start_indices), attrs)
+
+
+@builder_function
+def Scatter(
+    input: XlaOp | Sequence[XlaOp],
+    scatter_indices: XlaOp,
+    updates: XlaOp | Sequence[XlaOp],
+    update_computation: XlaComputation,
+    dimension_numbers: ScatterDimensionNumbers | dict[str, Any],
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+) -> XlaOp:
+    """Combine `updates` into `input` at the scatter indices with `update_computation`; several
+    inputs and updates make the variadic form (page 003)."""
+    inputs = tuple(input) if isinstance(input, list | tuple) else (input,)
+    news = tuple(updates) if isinstance(updates, list | tuple) else (updates,)
+    builder = builder_of("Scatter", scatter_indices)
+    require_ops(builder, "Scatter", input=inputs, updates=news)
+    if len(inputs) != len(news) or not inputs:
+        raise builder.error(
+            "Scatter", f"needs one updates array per input: found {len(inputs)} and {len(news)}"
+        )
+    attrs = _numbers(builder, "Scatter", dimension_numbers, ScatterDimensionNumbers)
+    attrs["indices_are_sorted"] = bool(indices_are_sorted)
+    attrs["unique_indices"] = bool(unique_indices)
+    attrs["to_apply"] = embed(builder, "Scatter", update_computation, "update_computation")
+    return builder.add("Scatter", Op.SCATTER, (*inputs, scatter_indices, *news), attrs)

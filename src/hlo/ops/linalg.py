@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
 from ..ir.attrs import FftType, TransposeA
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from ..text.attr_codecs import BOOL, FLOAT, INT, INT_LIST, EnumCodec
-from .registry import AttrSpec, ShapeContext, define, if_true, shape_rule, unless
-from .rule_helpers import array_operand
+from .array_rules import int_tuple
+from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, shape_rule, unless
+from .rule_helpers import array_operand, builder_of
+
+if TYPE_CHECKING:
+    from ..builder import XlaBuilder, XlaOp
 
 Op = Opcode
 
@@ -165,3 +173,90 @@ def batch_norm_inference_shape(ctx: ShapeContext) -> Shape:
 def batch_norm_grad_shape(ctx: ShapeContext) -> Shape:
     """(grad operand, grad scale, grad offset)."""
     return _with_features(*_batch_norm(ctx, ("scale", "mean", "variance", "grad_output")))
+
+
+# -- builder functions ------------------------------------------------------------------------
+def _enum(builder: XlaBuilder, op_name: str, kind: type[enum.Enum], value: Any, what: str) -> Any:
+    if isinstance(value, kind):
+        return value
+    for member in kind:
+        if isinstance(value, str) and value.upper() in (member.name, str(member.value).upper()):
+            return member
+    raise builder.error(op_name, f"{what} must be one of {', '.join(m.name for m in kind)}: found {value!r}")
+
+
+@builder_function
+def Fft(operand: XlaOp, fft_type: FftType | str, fft_length: Sequence[int]) -> XlaOp:
+    """FFT, IFFT, RFFT or IRFFT over the last len(fft_length) dimensions (page 003)."""
+    builder = builder_of("Fft", operand)
+    attrs = {
+        "fft_type": _enum(builder, "Fft", FftType, fft_type, "fft_type"),
+        "fft_length": int_tuple(builder, "Fft", fft_length, "fft_length"),
+    }
+    return builder.add("Fft", Op.FFT, (operand,), attrs)
+
+
+@builder_function
+def TriangularSolve(
+    a: XlaOp, b: XlaOp, left_side: bool, lower: bool, unit_diagonal: bool, transpose_a: TransposeA | str
+) -> XlaOp:
+    """x with op(a) x = b (left side) or x op(a) = b (page 003)."""
+    builder = builder_of("TriangularSolve", a, b)
+    attrs = {
+        "left_side": bool(left_side), "lower": bool(lower), "unit_diagonal": bool(unit_diagonal),
+        "transpose_a": _enum(builder, "TriangularSolve", TransposeA, transpose_a, "transpose_a"),
+    }  # fmt: skip
+    return builder.add("TriangularSolve", Op.TRIANGULAR_SOLVE, (a, b), attrs)
+
+
+@builder_function
+def Cholesky(a: XlaOp, lower: bool = True) -> XlaOp:
+    """The Cholesky factor of each (batched) matrix (page 003)."""
+    return builder_of("Cholesky", a).add("Cholesky", Op.CHOLESKY, (a,), {"lower": bool(lower)})
+
+
+def _add_batch_norm(
+    name: str, opcode: Opcode, operands: tuple[XlaOp, ...], epsilon: float, feature_index: int
+) -> XlaOp:
+    builder = builder_of(name, *operands)
+    if not isinstance(feature_index, int) or isinstance(feature_index, bool):
+        raise builder.error(name, f"feature_index must be an int: found {feature_index!r}")
+    return builder.add(name, opcode, operands, {"epsilon": float(epsilon), "feature_index": feature_index})
+
+
+@builder_function
+def BatchNormTraining(
+    operand: XlaOp, scale: XlaOp, offset: XlaOp, epsilon: float, feature_index: int
+) -> XlaOp:
+    """(normalized, batch mean, batch variance) (page 003)."""
+    return _add_batch_norm(
+        "BatchNormTraining", Op.BATCH_NORM_TRAINING, (operand, scale, offset), epsilon, feature_index
+    )
+
+
+@builder_function
+def BatchNormInference(
+    operand: XlaOp,
+    scale: XlaOp,
+    offset: XlaOp,
+    mean: XlaOp,
+    variance: XlaOp,
+    epsilon: float,
+    feature_index: int,
+) -> XlaOp:
+    return _add_batch_norm(
+        "BatchNormInference", Op.BATCH_NORM_INFERENCE, (operand, scale, offset, mean, variance), epsilon,
+        feature_index,
+    )  # fmt: skip
+
+
+@builder_function
+def BatchNormGrad(
+    operand: XlaOp, scale: XlaOp, batch_mean: XlaOp, batch_var: XlaOp, grad_output: XlaOp, epsilon: float,
+    feature_index: int,
+) -> XlaOp:  # fmt: skip
+    """(grad operand, grad scale, grad offset) (page 003)."""
+    return _add_batch_norm(
+        "BatchNormGrad", Op.BATCH_NORM_GRAD, (operand, scale, batch_mean, batch_var, grad_output), epsilon,
+        feature_index,
+    )  # fmt: skip

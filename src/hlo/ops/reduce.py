@@ -4,6 +4,7 @@ map, sort, top-k, scan."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
@@ -12,10 +13,14 @@ from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST, WINDOW
-from .array_rules import check_dims
-from .callee import program, signature
-from .registry import AttrSpec, OpContext, ShapeContext, define, if_true, shape_rule
-from .rule_helpers import array_operand
+from .array_rules import check_dims, int_tuple, require_ops
+from .callee import embed, program, signature
+from .registry import AttrSpec, OpContext, ShapeContext, builder_function, define, if_true, shape_rule
+from .rule_helpers import array_operand, builder_of
+from .windows import make_padding, make_window, padding_pairs, padding_type
+
+if TYPE_CHECKING:
+    from ..builder import XlaBuilder, XlaComputation, XlaOp
 from .shape_ops import one_dimension
 
 Op = Opcode
@@ -351,3 +356,191 @@ def topk_shape(ctx: ShapeContext) -> Shape:
             Shape.array(PrimitiveType.S32, dims, dynamic_dimensions=dynamic),
         )
     )
+
+
+# -- builder functions ------------------------------------------------------------------------
+def _first(values: XlaOp | Sequence[XlaOp]) -> XlaOp:
+    """The first of one op or a sequence of them (to find the builder)."""
+    if isinstance(values, list | tuple):
+        return values[0] if values else None  # type: ignore[return-value]
+    return values  # type: ignore[return-value]
+
+
+def _ops(builder: XlaBuilder, op_name: str, values: Any, what: str) -> tuple[XlaOp, ...]:
+    items = tuple(values) if isinstance(values, list | tuple) else (values,)
+    require_ops(builder, op_name, **{what: items})
+    if not items:
+        raise builder.error(op_name, f"{what} must hold at least one XlaOp")
+    return items
+
+
+@builder_function
+def Reduce(
+    builder: XlaBuilder,
+    operands: XlaOp | Sequence[XlaOp],
+    init_values: XlaOp | Sequence[XlaOp],
+    computation: XlaComputation,
+    dimensions_to_reduce: Sequence[int],
+) -> XlaOp:
+    """Reduce the given dimensions with `computation`; several operands and init values make a
+    variadic reduce with a tuple result (page 003)."""
+    inputs = _ops(builder, "Reduce", operands, "operands")
+    inits = _ops(builder, "Reduce", init_values, "init_values")
+    if len(inputs) != len(inits):
+        raise builder.error(
+            "Reduce", f"needs one init value per operand: found {len(inputs)} and {len(inits)}"
+        )
+    attrs = {
+        "dimensions": int_tuple(builder, "Reduce", dimensions_to_reduce, "dimensions_to_reduce"),
+        "to_apply": embed(builder, "Reduce", computation, "computation"),
+    }
+    return builder.add("Reduce", Op.REDUCE, (*inputs, *inits), attrs)
+
+
+@builder_function
+def ReduceAll(operand: XlaOp, init_value: XlaOp, computation: XlaComputation) -> XlaOp:
+    """Reduce every dimension (XLA's ReduceAll)."""
+    builder = builder_of("ReduceAll", operand)
+    return Reduce(builder, operand, init_value, computation, range(operand.shape.rank))
+
+
+@builder_function
+def ReduceWindowWithGeneralPadding(
+    operands: XlaOp | Sequence[XlaOp],
+    init_values: XlaOp | Sequence[XlaOp],
+    computation: XlaComputation,
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int],
+    base_dilations: Sequence[int],
+    window_dilations: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+) -> XlaOp:
+    """Reduce every window (explicit padding and dilations)."""
+    builder = builder_of("ReduceWindowWithGeneralPadding", _first(operands))
+    name = "ReduceWindowWithGeneralPadding"
+    inputs, inits = _ops(builder, name, operands, "operands"), _ops(builder, name, init_values, "init_values")
+    pairs = padding_pairs(builder, name, padding, len(tuple(window_dimensions)))
+    window = make_window(
+        builder, name, window_dimensions, window_strides, pairs, base_dilations, window_dilations
+    )
+    attrs = {"window": window, "to_apply": embed(builder, name, computation, "computation")}
+    return builder.add(name, Op.REDUCE_WINDOW, (*inputs, *inits), attrs)
+
+
+@builder_function
+def ReduceWindow(
+    operands: XlaOp | Sequence[XlaOp],
+    init_values: XlaOp | Sequence[XlaOp],
+    computation: XlaComputation,
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int],
+    padding: str,
+) -> XlaOp:
+    """Reduce every window, with "SAME" or "VALID" padding (page 003)."""
+    first = _first(operands)
+    builder = builder_of("ReduceWindow", first)
+    require_ops(builder, "ReduceWindow", operands=first)
+    kind = padding_type(builder, "ReduceWindow", padding)
+    sizes = int_tuple(builder, "ReduceWindow", window_dimensions, "window_dimensions")
+    strides = int_tuple(builder, "ReduceWindow", window_strides, "window_strides")
+    pairs = make_padding(first.shape.dimensions, sizes, strides, kind)
+    ones = (1,) * len(sizes)
+    return ReduceWindowWithGeneralPadding(
+        operands, init_values, computation, sizes, strides, ones, ones, pairs
+    )
+
+
+@builder_function
+def SelectAndScatterWithGeneralPadding(
+    operand: XlaOp,
+    select: XlaComputation,
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    source: XlaOp,
+    init_value: XlaOp,
+    scatter: XlaComputation,
+) -> XlaOp:
+    """Scatter `source` into the elements `select` picks in each window (explicit padding)."""
+    name = "SelectAndScatterWithGeneralPadding"
+    builder = builder_of(name, operand, source, init_value)
+    pairs = padding_pairs(builder, name, padding, len(tuple(window_dimensions)))
+    window = make_window(builder, name, window_dimensions, window_strides, pairs)
+    attrs = {
+        "window": window,
+        "select": embed(builder, name, select, "select"),
+        "scatter": embed(builder, name, scatter, "scatter"),
+    }
+    return builder.add(name, Op.SELECT_AND_SCATTER, (operand, source, init_value), attrs)
+
+
+@builder_function
+def SelectAndScatter(
+    operand: XlaOp,
+    select: XlaComputation,
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int],
+    padding: str,
+    source: XlaOp,
+    init_value: XlaOp,
+    scatter: XlaComputation,
+) -> XlaOp:
+    """SelectAndScatter with "SAME" or "VALID" padding (page 003)."""
+    builder = builder_of("SelectAndScatter", operand, source, init_value)
+    kind = padding_type(builder, "SelectAndScatter", padding)
+    sizes = int_tuple(builder, "SelectAndScatter", window_dimensions, "window_dimensions")
+    strides = int_tuple(builder, "SelectAndScatter", window_strides, "window_strides")
+    pairs = make_padding(operand.shape.dimensions, sizes, strides, kind)
+    return SelectAndScatterWithGeneralPadding(
+        operand, select, sizes, strides, pairs, source, init_value, scatter
+    )
+
+
+@builder_function
+def Map(
+    builder: XlaBuilder,
+    operands: Sequence[XlaOp],
+    computation: XlaComputation,
+    dimensions: Sequence[int],
+    static_operands: Sequence[XlaOp] = (),
+) -> XlaOp:
+    """Apply a scalar computation to every element of the operands (page 003)."""
+    inputs = _ops(builder, "Map", operands, "operands")
+    if static_operands:
+        raise builder.error("Map", "static_operands are not supported by XLA's Map either")
+    attrs = {
+        "dimensions": int_tuple(builder, "Map", dimensions, "dimensions"),
+        "to_apply": embed(builder, "Map", computation, "computation"),
+    }
+    return builder.add("Map", Op.MAP, inputs, attrs)
+
+
+@builder_function
+def Sort(
+    operands: XlaOp | Sequence[XlaOp],
+    comparator: XlaComputation,
+    dimension: int = -1,
+    is_stable: bool = False,
+) -> XlaOp:
+    """Sort along `dimension` (-1: the last) by `comparator`; the other operands follow the
+    keys' permutation (page 003)."""
+    builder = builder_of("Sort", _first(operands))
+    inputs = _ops(builder, "Sort", operands, "operands")
+    rank = inputs[0].shape.rank if inputs[0].shape.is_array else 0
+    if not isinstance(dimension, int) or not -max(rank, 1) <= dimension < max(rank, 1):
+        raise builder.error("Sort", f"dimension {dimension!r} is out of range for {inputs[0].shape}")
+    attrs = {
+        "dimensions": (dimension % max(rank, 1),),
+        "is_stable": bool(is_stable),
+        "to_apply": embed(builder, "Sort", comparator, "comparator"),
+    }
+    return builder.add("Sort", Op.SORT, inputs, attrs)
+
+
+@builder_function
+def TopK(operand: XlaOp, k: int, largest: bool = True) -> XlaOp:
+    """(the k largest (or smallest) values along the last dimension, their s32 indices)."""
+    builder = builder_of("TopK", operand)
+    if not isinstance(k, int) or isinstance(k, bool):
+        raise builder.error("TopK", f"k must be an int: found {k!r}")
+    return builder.add("TopK", Op.TOP_K, (operand,), {"k": k, "largest": bool(largest)})

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..dtypes import PrimitiveType
-from ..errors import ShapeError
+from ..errors import HloError, ShapeError
 from ..ir.attrs import RandomAlgorithm, RandomDistribution
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from ..text.attr_codecs import INT, EnumCodec
-from .registry import AttrSpec, ShapeContext, define, shape_rule
-from .rule_helpers import array_operand
+from .registry import AttrSpec, ShapeContext, builder_function, define, shape_rule
+from .rule_helpers import array_operand, builder_of
+
+if TYPE_CHECKING:
+    from ..builder import XlaBuilder, XlaOp
 
 Op = Opcode
 
@@ -80,3 +85,50 @@ def rng_get_and_update_state_shape(ctx: ShapeContext) -> Shape:
     if ctx.operands:
         raise ShapeError(f"rng-get-and-update-state takes no operands: found {len(ctx.operands)}")
     return Shape.array(PrimitiveType.U64, (2,))
+
+
+# -- builder functions ------------------------------------------------------------------------
+def _shape(builder: XlaBuilder, op_name: str, shape: Shape | str) -> Shape:
+    from ..text.shape_codec import parse_shape
+
+    try:
+        return parse_shape(shape) if isinstance(shape, str) else shape
+    except HloError as e:
+        raise builder.error(op_name, e.message) from None
+
+
+@builder_function
+def RngUniform(a: XlaOp, b: XlaOp, shape: Shape | str) -> XlaOp:
+    """Numbers drawn uniformly from [a, b) (page 003)."""
+    builder = builder_of("RngUniform", a, b)
+    written = _shape(builder, "RngUniform", shape)
+    attrs = {"distribution": RandomDistribution.UNIFORM}
+    return builder.add("RngUniform", Op.RNG, (a, b), attrs, shape=written)
+
+
+@builder_function
+def RngNormal(mu: XlaOp, sigma: XlaOp, shape: Shape | str) -> XlaOp:
+    """Numbers drawn from N(mu, sigma) (page 003)."""
+    builder = builder_of("RngNormal", mu, sigma)
+    written = _shape(builder, "RngNormal", shape)
+    attrs = {"distribution": RandomDistribution.NORMAL}
+    return builder.add("RngNormal", Op.RNG, (mu, sigma), attrs, shape=written)
+
+
+@builder_function
+def RngBitGenerator(algorithm: RandomAlgorithm | str, initial_state: XlaOp, shape: Shape | str) -> XlaOp:
+    """(new state, random bits of `shape`) (page 003)."""
+    builder = builder_of("RngBitGenerator", initial_state)
+    if isinstance(algorithm, str):
+        names = {a.name: a for a in RandomAlgorithm} | {a.value: a for a in RandomAlgorithm}
+        found = names.get(algorithm.upper()) or names.get(algorithm)
+        if found is None:
+            raise builder.error(
+                "RngBitGenerator", f"algorithm must be one of {', '.join(names)}: found {algorithm!r}"
+            )
+        algorithm = found
+    output = _shape(builder, "RngBitGenerator", shape)
+    result = Shape.make_tuple((initial_state.shape, output))
+    return builder.add(
+        "RngBitGenerator", Op.RNG_BIT_GENERATOR, (initial_state,), {"algorithm": algorithm}, shape=result
+    )

@@ -1,0 +1,82 @@
+"""Windows for the builder functions of windowed ops (ReduceWindow, SelectAndScatter, Conv...):
+XLA's `Padding` (SAME/VALID) turned into explicit (low, high) pairs as its MakePadding does, and
+a `Window` attribute made from per-dimension lists, checked for length."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..ir.attrs import PaddingType, Window, WindowDimension
+from .array_rules import int_tuple
+
+if TYPE_CHECKING:
+    from ..builder import XlaBuilder
+
+
+def padding_type(builder: XlaBuilder, op_name: str, padding: Any) -> PaddingType:
+    """ "SAME", "VALID" (any case) or a PaddingType."""
+    if isinstance(padding, PaddingType) and padding is not PaddingType.INVALID:
+        return padding
+    if isinstance(padding, str) and padding.upper() in ("SAME", "VALID", "PADDING_SAME", "PADDING_VALID"):
+        return PaddingType.SAME if "SAME" in padding.upper() else PaddingType.VALID
+    raise builder.error(op_name, f'padding must be "SAME" or "VALID": found {padding!r}')
+
+
+def make_padding(
+    input_dims: Sequence[int], window: Sequence[int], strides: Sequence[int], padding: PaddingType
+) -> list[tuple[int, int]]:
+    """XLA's MakePadding: VALID pads nothing; SAME pads so the output has ceil(input / stride)
+    elements, the odd element of padding going high."""
+    if padding is PaddingType.VALID:
+        return [(0, 0)] * len(input_dims)
+    pairs = []
+    for n, w, s in zip(input_dims, window, strides):
+        out = -(-n // s)
+        needed = max(0, (out - 1) * s + w - n)
+        pairs.append((needed // 2, needed - needed // 2))
+    return pairs
+
+
+def padding_pairs(builder: XlaBuilder, op_name: str, padding: Any, rank: int) -> list[tuple[int, int]]:
+    """A sequence of (low, high) pairs, one per dimension."""
+    try:
+        pairs = [(int(lo), int(hi)) for lo, hi in padding]
+    except (TypeError, ValueError):
+        raise builder.error(op_name, f"padding must be (low, high) pairs: found {padding!r}") from None
+    if len(pairs) != rank:
+        raise builder.error(op_name, f"padding needs {rank} (low, high) pairs: found {len(pairs)}")
+    return pairs
+
+
+def make_window(
+    builder: XlaBuilder,
+    op_name: str,
+    sizes: Sequence[int],
+    strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    base_dilations: Sequence[int] | None = None,
+    window_dilations: Sequence[int] | None = None,
+    reversal: Sequence[bool] | None = None,
+) -> Window:
+    """A Window with one dimension per entry of `sizes`; every list must have that length."""
+    sizes = int_tuple(builder, op_name, sizes, "window_dimensions")
+    rank = len(sizes)
+    strides = int_tuple(builder, op_name, strides, "window_strides")
+    base = int_tuple(builder, op_name, base_dilations, "base_dilations") if base_dilations else (1,) * rank
+    dil = (
+        int_tuple(builder, op_name, window_dilations, "window_dilations") if window_dilations else (1,) * rank
+    )
+    flips = tuple(bool(r) for r in reversal) if reversal else (False,) * rank
+    for what, values in (("window_strides", strides), ("padding", padding), ("base_dilations", base),
+                         ("window_dilations", dil), ("window_reversal", flips)):  # fmt: skip
+        if len(values) != rank:
+            raise builder.error(
+                op_name, f"{what} has {len(values)} entries for a window of {rank} dimensions ({list(sizes)})"
+            )
+    return Window(
+        tuple(
+            WindowDimension(size, stride, lo, hi, b, d, r)
+            for size, stride, (lo, hi), b, d, r in zip(sizes, strides, padding, base, dil, flips)
+        )
+    )
