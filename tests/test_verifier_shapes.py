@@ -57,6 +57,24 @@ BROKEN = [
         "%dot_general.8 = ",
         r"%dot_general\.8: .*f32\[5,4\]\{1,0\}.*f32\[16,4\]\{1,0\}",
     ),
+    (
+        "while_loop.hlo",
+        [("condition=%region_4.6, body=%region_3.5", "condition=%region_4.6, body=%region_0.1")],
+        "%while.18 = ",
+        r"%while\.18: condition=%region_4\.6 must take the loop state body=%region_0\.1 returns",
+    ),
+    (
+        "control_flow.hlo",
+        [("branch_computations={%region_3.4, %region_4.5, %region_5.6}", "branch_computations={%region_3.4, %region_4.5, %region_1.2}")],  # noqa: E501
+        "%cond.8 = ",
+        r"%cond\.8: .*branch_computations\[2\]=%region_1\.2",
+    ),
+    (
+        "dot_general.hlo",
+        [("lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}", "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={2}")],  # noqa: E501
+        "%dot_general.7 = ",
+        r"%dot_general\.7: .*contracting dimension 2 of lhs \(4\) does not match contracting dimension 2 of rhs \(5\)",  # noqa: E501
+    ),
 ]  # fmt: skip
 
 

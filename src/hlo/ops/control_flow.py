@@ -281,7 +281,7 @@ def Conditional(*args: Any) -> XlaOp:
         return builder.add(
             "Conditional", Op.CONDITIONAL, (branch_index, *operands), {"branch_computations": names}
         )
-    raise TypeError(
+    raise ShapeError(
         "Conditional takes (predicate, true_operand, true_computation, false_operand, false_computation) "
         f"or (branch_index, branch_computations, branch_operands): found {len(args)} arguments"
     )
