@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 import hlo
+import hlo.engine
 from hlo.cli.run import example_text, random_value
 
 DUMPS = Path(__file__).resolve().parent.parent / "tests" / "golden" / "dumps"
@@ -31,7 +32,8 @@ def big_mlp(batch: int = 256, width: int = 1024, layers: int = 4) -> str:
     lines.append(f"  zeros = f32[{batch},{width}] broadcast(zero), dimensions={{}}")
     for k in range(layers):
         lines.append(
-            f"  d{k} = f32[{batch},{width}] dot(x{k}, w{k}), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}"
+            f"  d{k} = f32[{batch},{width}] dot(x{k}, w{k}), "
+            "lhs_contracting_dims={1}, rhs_contracting_dims={0}"
         )
         lines.append(f"  x{k + 1} = f32[{batch},{width}] maximum(d{k}, zeros)")
     lines.append(f"  ROOT out = f32[{batch},{width}] tanh(x{layers})")
@@ -44,8 +46,8 @@ def big_conv(batch: int = 16, size: int = 64, channels: int = 64) -> str:
         "HloModule big_conv\n\nENTRY main {\n"
         f"  x = f32[{batch},{size},{size},{channels}] parameter(0)\n"
         f"  k = f32[3,3,{channels},{channels}] parameter(1)\n"
-        f"  ROOT c = f32[{batch},{size},{size},{channels}] convolution(x, k), window={{size=3x3 pad=1_1x1_1}}, "
-        "dim_labels=b01f_01io->b01f\n}\n"
+        f"  ROOT c = f32[{batch},{size},{size},{channels}] convolution(x, k), "
+        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f\n}\n"
     )
 
 
@@ -97,7 +99,8 @@ def main() -> None:
         hlo.run(module, *args)
         first = time.perf_counter() - t
         repeats = 5 if "big" in name else 20
-        ours = median_time(lambda *a: hlo.run(module, *a), args, repeats)
+        executable = hlo.engine.compile_module(module)
+        ours = median_time(executable, args, repeats)
         xla = xla_cpu_runner(text)
         theirs = median_time(xla, args, repeats) if xla is not None else float("nan")
         ratio = ours / theirs if xla is not None else float("nan")
