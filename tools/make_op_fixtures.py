@@ -348,6 +348,51 @@ def family_reductions() -> Iterator[Case]:
         yield text, [x, k], [t, t, out], t == "s8"
 
 
+def family_empty_and_unit() -> Iterator[Case]:
+    """Arrays with a size-0 or size-1 dimension through common ops."""
+    add_fn = "HloModule m\n\nadd {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n  ROOT r = f32[] add(p, q)\n}\n\n"
+    bodies = [
+        ("f32[0,3]", "  ROOT r = f32[0,3] exponential(a)"),
+        ("f32[0,3]", "  z = f32[] constant(1)\n  ROOT r = f32[3] reduce(a, z), dimensions={0}, to_apply=add"),
+        ("f32[0,3]", "  z = f32[] constant(1)\n  ROOT r = f32[0] reduce(a, z), dimensions={1}, to_apply=add"),
+        ("f32[1,3]", "  z = f32[] constant(1)\n  ROOT r = f32[3] reduce(a, z), dimensions={0}, to_apply=add"),
+        (
+            "f32[0,3]",
+            "  b = f32[3,4] parameter(1)\n  ROOT r = f32[0,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+        ),
+        (
+            "f32[2,0]",
+            "  b = f32[0,4] parameter(1)\n  ROOT r = f32[2,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+        ),
+        ("f32[0,3]", "  ROOT r = f32[2,3] pad(a, z), padding=1_1_0x0_0_0\n  z = f32[] constant(7)"),
+        ("f32[0,3]", "  b = f32[2,3] parameter(1)\n  ROOT r = f32[2,3] concatenate(a, b), dimensions={0}"),
+        ("f32[1,1]", "  ROOT r = f32[4,1,1] broadcast(a), dimensions={1,2}"),
+        ("f32[0,3]", "  ROOT r = f32[3,0] transpose(a), dimensions={1,0}"),
+        (
+            "f32[1,5]",
+            "  z = f32[] constant(0)\n  ROOT r = f32[1,4] reduce-window(a, z), window={size=1x2}, to_apply=add",
+        ),
+        (
+            "f32[0,5]",
+            "  z = f32[] constant(0)\n  ROOT r = f32[0,4] reduce-window(a, z), window={size=1x2}, to_apply=add",
+        ),
+    ]
+    for shape, body in bodies:
+        dims = tuple(int(d) for d in shape[4:-1].split(","))
+        x = _random("f32", dims, 11)
+        text = add_fn + f"ENTRY main {{\n  a = {shape} parameter(0)\n" + body + "\n}\n"
+        args = [x]
+        types = ["f32"]
+        if "parameter(1)" in body:
+            other = body.split("parameter(1)")[0].split("=")[-1].strip()
+            args.append(_random("f32", tuple(int(d) for d in other[4:-1].split(",")), 12))
+            types.append("f32")
+        # constants after use are not valid HLO: put the constant first
+        text = text.replace("  ROOT r = f32[2,3] pad(a, z), padding=1_1_0x0_0_0\n  z = f32[] constant(7)",
+                            "  z = f32[] constant(7)\n  ROOT r = f32[2,3] pad(a, z), padding=1_1_0x0_0_0")  # fmt: skip
+        yield text, args, [*types, "f32"], True
+
+
 FAMILIES = {
     "elementwise_unary": family_elementwise_unary,
     "elementwise_binary": family_elementwise_binary,
@@ -356,6 +401,7 @@ FAMILIES = {
     "data_movement": family_data_movement,
     "indexing": family_indexing,
     "reductions": family_reductions,
+    "empty_and_unit": family_empty_and_unit,
 }
 
 

@@ -62,9 +62,13 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     def run(*operands: np.ndarray) -> Any:
         n = len(operands) // 2
         values, inits = operands[:n], operands[n:]
+        shape = [s for d, s in enumerate(values[0].shape) if d not in axes]
         if values[0].size == 0:
-            shape = [s for d, s in enumerate(values[0].shape) if d not in axes]
             results = tuple(np.broadcast_to(i, shape) for i in inits)
+        elif all(values[0].shape[d] == 1 for d in axes):
+            # XLA:CPU turns a reduce of one element per result into a reshape: the init value
+            # is not applied (it is for two or more elements)
+            results = tuple(v.reshape(shape).astype(i.dtype, copy=False) for v, i in zip(values, inits))
         else:
             results = fold(values, inits, axes)
         return results if n > 1 else results[0]
