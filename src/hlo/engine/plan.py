@@ -139,7 +139,11 @@ def plan_computation(c: Computation, ctx: KernelContext) -> Plan:
 def _bind(i: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     factory = spec(i.opcode).kernel
     if factory is None:
-        raise EvalError(f"%{i.name}: {i.opcode.text} cannot run yet (no kernel)", i.span)
+        raise EvalError(
+            f"%{i.name}: {i.opcode.text} is not supported by the engine yet (README's Status lists "
+            f"the ops it cannot run)",
+            i.span,
+        )
     try:
         return factory(i, ctx)  # type: ignore[no-any-return]
     except HloError as e:

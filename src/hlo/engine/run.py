@@ -4,6 +4,7 @@ flows text/builder -> IR -> verifier -> plan -> kernels -> values)."""
 from __future__ import annotations
 
 import weakref
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +28,9 @@ class Executable:
         self.context = KernelContext(module, self.options)
         self.entry: Plan = plan_computation(module.entry, self.context)
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, infeed: Any = None, outfeed: list[Any] | None = None) -> Any:
+        """Run on `args`; `infeed` values feed infeed instructions in order, outfeed values are
+        appended to the `outfeed` list."""
         entry = self.module.entry
         params = entry.parameter_shapes
         if len(args) != len(params):
@@ -40,6 +43,9 @@ class Executable:
             for k, (a, s, p) in enumerate(zip(args, params, entry.parameters))
         ]
         self.context.state.clear()
+        self.context.state["infeed"] = deque(infeed or ())
+        if outfeed is not None:
+            self.context.state["outfeed"] = outfeed
         with np.errstate(all="ignore"):
             return self.entry(*values)
 
@@ -75,7 +81,20 @@ def _forget(key: int) -> Callable[[weakref.ref[Module]], None]:
     return forget
 
 
-def run(module: Module | XlaComputation, *args: Any, **options: Any) -> Any:
+def run(
+    module: Module | XlaComputation,
+    *args: Any,
+    infeed: Any = None,
+    outfeed: list[Any] | None = None,
+    **options: Any,
+) -> Any:
     """Run the entry computation on `args`: the result as a NumPy array of the exact result type
-    (ml_dtypes for bf16, f8, int4), or a tuple of results."""
-    return compile_module(module, RunOptions(**options))(*args)
+    (ml_dtypes for bf16, f8, int4), or a tuple of results. `options` are RunOptions fields;
+    `infeed` is a sequence of values for infeed instructions, `outfeed` a list that receives
+    what outfeed instructions send."""
+    try:
+        run_options = RunOptions(**options)
+    except TypeError:
+        known = ", ".join(RunOptions.__dataclass_fields__)
+        raise HloError(f"hlo.run: unknown option among {sorted(options)}; the options are {known}") from None
+    return compile_module(module, run_options)(*args, infeed=infeed, outfeed=outfeed)

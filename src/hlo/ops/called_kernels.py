@@ -139,3 +139,38 @@ def async_update_kernel(instr: Instruction, ctx: KernelContext) -> Callable[...,
 def async_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     plan = ctx.computation(_called(instr))
     return lambda previous: previous[1] if previous[1] is not None else plan(*previous[0])
+
+
+@kernel(Op.SCAN)
+def scan_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Step through the scan dimension (backwards with is_reverse): the computation takes the
+    inputs' slices and the carries and returns the outputs' slices and the new carries (one call
+    per step on whole slices)."""
+    plan = ctx.computation(instr.attrs["to_apply"])
+    (dim,) = instr.attrs["dimensions"]
+    carries_count = instr.attrs["num_carries"]
+    reverse = bool(instr.attrs.get("is_reverse", False))
+    result = instr.shape
+    results = result.tuple_shapes if result.is_tuple else (result,)
+    outputs_count = len(results) - carries_count
+
+    def run(*operands: Any) -> Any:
+        inputs, carries = (
+            operands[: len(operands) - carries_count],
+            list(operands[len(operands) - carries_count :]),
+        )
+        length = inputs[0].shape[dim] if inputs else 0
+        outputs = [np.empty(s.dimensions, dtype=s.element_type.numpy_dtype) for s in results[:outputs_count]]
+        for step in range(length):
+            t = length - 1 - step if reverse else step
+            value = plan(*(np.take(x, t, axis=dim) for x in inputs), *carries)
+            pieces = list(value) if isinstance(value, tuple) else [value]
+            for out, piece in zip(outputs, pieces[:outputs_count]):
+                index: list[Any] = [slice(None)] * out.ndim
+                index[dim] = t
+                out[tuple(index)] = piece
+            carries = pieces[outputs_count:]
+        values = [*outputs, *carries]
+        return tuple(values) if result.is_tuple else values[0]
+
+    return run

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..engine import bits, numerics
-from ..errors import ShapeError
+from ..errors import EvalError, ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape, as_primitive_type
@@ -214,3 +214,37 @@ def reduce_precision_kernel(instr: Instruction, ctx: KernelContext) -> Callable[
     t = instr.shape.element_type
     exponent_bits, mantissa_bits = instr.attrs["exponent_bits"], instr.attrs["mantissa_bits"]
     return lambda x: bits.reduce_precision(x, t, exponent_bits, mantissa_bits)
+
+
+@kernel(Op.STOCHASTIC_CONVERT)
+def stochastic_convert_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """Float to signed integer with stochastic rounding, as XLA: the magnitude rounds up when the
+    random bits are below its fraction scaled to their range; infinities and out-of-range values
+    saturate, NaN is 0."""
+    target = instr.shape.element_type
+    if not target.is_signed_integral:
+        raise EvalError(
+            f"stochastic-convert to {target.text} is not supported (XLA converts to signed integers)"
+        )
+    out = np.dtype(target.numpy_dtype)
+    info = np.iinfo(out) if out.kind == "i" else None
+    low, high = (
+        (int(info.min), int(info.max))
+        if info
+        else (-(2 ** (target.bit_width - 1)), 2 ** (target.bit_width - 1) - 1)
+    )
+
+    def run(x: np.ndarray, random: np.ndarray) -> np.ndarray:
+        work = x.astype(np.float64)
+        magnitude = np.abs(np.where(np.isfinite(work), work, 0))
+        truncated = np.floor(magnitude)
+        fraction = magnitude - truncated
+        digits = 8 * random.dtype.itemsize
+        fixed = np.floor(np.ldexp(fraction, digits))
+        up = random.astype(np.float64) < fixed
+        result = np.where(np.signbit(work), -(truncated + up), truncated + up)
+        result = np.where(work >= high, high, np.where(work <= low, low, result))
+        result = np.where(np.isnan(work), 0, result)
+        return result.astype(np.int64).astype(out)
+
+    return run

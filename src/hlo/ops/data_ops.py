@@ -300,3 +300,23 @@ def _row_major(shape: Shape) -> bool:
 def get_dimension_size_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
     dim = instr.attrs["dimensions"][0]
     return lambda x: np.array(x.shape[dim], dtype=np.int32)
+
+
+@kernel(Op.SET_DIMENSION_SIZE)
+def set_dimension_size_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
+    """The operand with its dynamic size in `dimension` set: values hold only the elements within
+    the dynamic sizes, so the array is cut to the size (or padded with zeros up to it: the
+    padding of a dynamic array holds no defined values)."""
+    dim = instr.attrs["dimensions"][0]
+
+    def run(x: np.ndarray, size: np.ndarray) -> np.ndarray:
+        n = int(size)
+        bound = instr.shape.dimensions[dim]
+        n = min(max(n, 0), bound) if bound >= 0 else max(n, 0)
+        if n <= x.shape[dim]:
+            return np.take(x, np.arange(n), axis=dim)
+        pad = [(0, 0)] * x.ndim
+        pad[dim] = (0, n - x.shape[dim])
+        return np.pad(x, pad)
+
+    return run

@@ -1,0 +1,165 @@
+"""The engine's less common ops: scan, dynamic dimension sizes, stochastic conversion, infeed,
+outfeed and send/recv on one device, native linear algebra and batch normalization against
+their definitions, top-k ties, and the list of ops it does not run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hlo
+from hlo.ir.opcode import Opcode
+from hlo.ops.registry import spec
+
+# Ops the engine does not run yet (README lists them): collectives need several devices (the
+# replicas issue); ragged-dot and scaled-dot are not on page 003.
+NOT_SUPPORTED = {
+    "all-gather", "all-gather-done", "all-gather-start", "all-reduce", "all-reduce-done",
+    "all-reduce-start", "all-to-all", "collective-broadcast", "collective-permute",
+    "collective-permute-done", "collective-permute-start", "ragged-all-to-all", "reduce-scatter",
+    "ragged-dot", "scaled-dot",
+}  # fmt: skip
+
+
+def test_every_opcode_has_a_kernel_or_is_listed():
+    missing = {op.text for op in Opcode if op is not Opcode.PARAMETER and spec(op).kernel is None}
+    assert missing == NOT_SUPPORTED
+
+
+def test_an_unsupported_op_is_a_clear_error():
+    module = hlo.parse_module(
+        "HloModule m\nENTRY e {\n  a = f32[2,3] parameter(0)\n  b = f32[1,3,4] parameter(1)\n"
+        "  g = s64[1] parameter(2)\n  ROOT r = f32[2,4] ragged-dot(a, b, g), lhs_contracting_dims={1}, "
+        "rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}\n}\n",
+        "r.hlo",
+    )
+    with pytest.raises(
+        hlo.HloError, match=r"r\.hlo:\d+:\d+: error: %r: ragged-dot is not supported by the engine yet"
+    ):
+        hlo.run(module, np.zeros((2, 3), np.float32), np.zeros((1, 3, 4), np.float32), np.zeros(1, np.int64))
+
+
+SCAN = """HloModule m
+step {
+  x = f32[3] parameter(0)
+  c = f32[3] parameter(1)
+  s = f32[3] add(c, x)
+  ROOT r = (f32[3], f32[3]) tuple(s, s)
+}
+ENTRY e {
+  xs = f32[4,3] parameter(0)
+  init = f32[3] parameter(1)
+  ROOT r = (f32[4,3], f32[3]) scan(xs, init), dimensions={0}, num_carries=1, to_apply=step%s
+}
+"""
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_scan_is_a_cumulative_sum(reverse):
+    xs = np.arange(12, dtype=np.float32).reshape(4, 3)
+    module = hlo.parse_module(SCAN % (", is_reverse=true" if reverse else ""))
+    outputs, carry = hlo.run(module, xs, np.zeros(3, np.float32))
+    expected = np.cumsum(xs[::-1], axis=0)[::-1] if reverse else np.cumsum(xs, axis=0)
+    assert outputs.tolist() == expected.tolist()
+    assert carry.tolist() == xs.sum(axis=0).tolist()
+
+
+def test_dimension_sizes():
+    text = """HloModule m
+ENTRY e {
+  a = f32[5] parameter(0)
+  n = s32[] constant(3)
+  d = f32[<=5] set-dimension-size(a, n), dimensions={0}
+  ROOT s = s32[] get-dimension-size(d), dimensions={0}
+}
+"""
+    assert int(hlo.run(hlo.parse_module(text), np.arange(5, dtype=np.float32))) == 3
+
+
+def test_stochastic_convert_rounds_by_the_random_bits():
+    text = """HloModule m
+ENTRY e {
+  x = f32[6] parameter(0)
+  r = u32[6] parameter(1)
+  ROOT c = s32[6] stochastic-convert(x, r)
+}
+"""
+    x = np.array([1.25, 1.25, -1.25, -1.25, np.inf, np.nan], np.float32)
+    r = np.array([0, 2**31, 0, 2**31, 0, 0], np.uint32)  # 1/4 of the range: up below 2^30
+    got = hlo.run(hlo.parse_module(text), x, r)
+    assert got.tolist() == [2, 1, -2, -1, 2**31 - 1, 0]
+
+
+FEEDS = """HloModule m
+ENTRY e {
+  t0 = token[] after-all()
+  in = (f32[2], token[]) infeed(t0)
+  v = f32[2] get-tuple-element(in), index=0
+  t1 = token[] get-tuple-element(in), index=1
+  d = f32[2] add(v, v)
+  s = (f32[2], u32[], token[]) send(d, t1), channel_id=1
+  sd = token[] send-done(s), channel_id=1
+  r = (f32[2], u32[], token[]) recv(sd), channel_id=1
+  rd = (f32[2], token[]) recv-done(r), channel_id=1
+  got = f32[2] get-tuple-element(rd), index=0
+  t2 = token[] get-tuple-element(rd), index=1
+  o = token[] outfeed(got, t2)
+  ROOT out = f32[2] negate(got)
+}
+"""
+
+
+def test_infeed_outfeed_send_recv():
+    module = hlo.parse_module(FEEDS, "feeds.hlo")
+    sink: list = []
+    result = hlo.run(module, infeed=[np.array([1, 2], np.float32)], outfeed=sink)
+    assert result.tolist() == [-2.0, -4.0]
+    assert [v.tolist() for v in sink] == [[2.0, 4.0]]
+    with pytest.raises(hlo.EvalError, match=r"feeds\.hlo:4:\d+: error: %in: the infeed ran dry"):
+        hlo.run(module)
+    with pytest.raises(hlo.EvalError, match=r"%in: the infeed value must be f32\[2\]"):
+        hlo.run(module, infeed=[np.zeros(3, np.float32)])
+
+
+def test_native_cholesky_and_triangular_solve():
+    text = """HloModule m
+ENTRY e {
+  a = f64[2,3,3] parameter(0)
+  b = f64[2,3,2] parameter(1)
+  l = f64[2,3,3] cholesky(a), lower=true
+  ROOT x = f64[2,3,2] triangular-solve(l, b), left_side=true, lower=true, transpose_a=NO_TRANSPOSE
+}
+"""
+    rng = np.random.default_rng(0)
+    m = rng.standard_normal((2, 3, 3))
+    a = m @ np.swapaxes(m, -1, -2) + 3 * np.eye(3)
+    b = rng.standard_normal((2, 3, 2))
+    x = hlo.run(hlo.parse_module(text), a, b)
+    np.testing.assert_allclose(np.linalg.cholesky(a) @ x, b, rtol=1e-10)
+
+
+def test_batch_norm_formulas():
+    text = """HloModule m
+ENTRY e {
+  x = f32[4,3,5] parameter(0)
+  s = f32[3] parameter(1)
+  o = f32[3] parameter(2)
+  ROOT t = (f32[4,3,5], f32[3], f32[3]) batch-norm-training(x, s, o), epsilon=0.001, feature_index=1
+}
+"""
+    rng = np.random.default_rng(1)
+    x, s, o = rng.standard_normal((4, 3, 5)).astype(np.float32), np.float32([1, 2, 3]), np.float32([0, 1, -1])
+    y, mean, var = hlo.run(hlo.parse_module(text), x, s, o)
+    m, v = x.mean(axis=(0, 2)), x.var(axis=(0, 2))
+    np.testing.assert_allclose(mean, m, rtol=1e-5)
+    np.testing.assert_allclose(var, v, rtol=1e-5)
+    expected = (x - m[None, :, None]) / np.sqrt(v[None, :, None] + 0.001) * s[None, :, None] + o[
+        None, :, None
+    ]
+    np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_topk_ties_go_to_the_lower_index():
+    text = "HloModule m\nENTRY e {\n  a = s32[6] parameter(0)\n  ROOT t = (s32[3], s32[3]) topk(a), k=3, largest=true\n}\n"
+    values, indices = hlo.run(hlo.parse_module(text), np.array([4, 9, 4, 9, 1, 4], np.int32))
+    assert values.tolist() == [9, 9, 4] and indices.tolist() == [1, 3, 0]
