@@ -160,6 +160,9 @@ ENTRY e {
 
 
 def test_topk_ties_go_to_the_lower_index():
-    text = "HloModule m\nENTRY e {\n  a = s32[6] parameter(0)\n  ROOT t = (s32[3], s32[3]) topk(a), k=3, largest=true\n}\n"
+    text = (
+        "HloModule m\nENTRY e {\n  a = s32[6] parameter(0)\n"
+        "  ROOT t = (s32[3], s32[3]) topk(a), k=3, largest=true\n}\n"
+    )
     values, indices = hlo.run(hlo.parse_module(text), np.array([4, 9, 4, 9, 1, 4], np.int32))
     assert values.tolist() == [9, 9, 4] and indices.tolist() == [1, 3, 0]
