@@ -87,6 +87,8 @@ UNARY = {
     "sine": FLOATS, "cosine": FLOATS, "tan": FLOATS, "tanh": FLOATS, "erf": ["f32", "f64", "bf16", "f16"],
     "is-finite": FLOATS, "not": INTS + ["pred", "s4"], "popcnt": INTS + ["s4", "u4"],
     "count-leading-zeros": INTS + ["s4", "u4"], "real": ["c64", "f32"], "imag": ["c64", "f32"],
+    "acos": FLOATS, "acosh": FLOATS, "asin": FLOATS, "asinh": FLOATS, "atanh": FLOATS, "cosh": FLOATS,
+    "sinh": FLOATS,
 }  # fmt: skip
 EXACT_UNARY = {
     "abs", "negate", "sign", "floor", "ceil", "round-nearest-afz", "round-nearest-even", "is-finite", "not",
@@ -98,8 +100,9 @@ BINARY = {
     "maximum": INTS + FLOATS + ["pred"], "minimum": INTS + FLOATS, "atan2": ["f32", "f64", "f16", "bf16"],
     "and": INTS + ["pred"], "or": INTS + ["pred"], "xor": INTS + ["pred"], "shift-left": INTS + ["s4"],
     "shift-right-logical": INTS + ["s4"], "shift-right-arithmetic": INTS + ["s4"], "complex": ["f32", "f64"],
+    "mulhi": INTS,
 }  # fmt: skip
-EXACT_BINARY = {"add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or", "xor",
+EXACT_BINARY = {"mulhi", "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or", "xor",
                 "shift-left", "shift-right-logical", "shift-right-arithmetic", "complex"}  # fmt: skip
 
 
