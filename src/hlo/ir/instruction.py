@@ -4,7 +4,7 @@ Change one with `replace()`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from ..errors import Span
@@ -58,3 +58,20 @@ class Instruction:
         from ..text.printer import print_instruction
 
         return print_instruction(self)
+
+
+_DEFAULTS: dict[str, Any] = {
+    f.name: f.default for f in fields(Instruction) if f.name not in ("name", "opcode", "shape")
+}
+
+
+def new_instruction(name: str, opcode: Opcode, shape: Shape, **fields: Any) -> Instruction:
+    """An Instruction made without the frozen dataclass's per-field `__init__` (the text parser
+    makes one per line; this is several times cheaper). `fields` must be valid field values, as
+    for the constructor (attrs a FrozenDict)."""
+    instr = object.__new__(Instruction)
+    values = dict(_DEFAULTS)
+    values.update(fields)
+    values["name"], values["opcode"], values["shape"] = name, opcode, shape
+    instr.__dict__.update(values)
+    return instr

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 
@@ -113,3 +114,16 @@ class StackFrameIndex:
     function_names: tuple[str, ...] = ()
     file_locations: tuple[FileLocation, ...] = ()
     stack_frames: tuple[StackFrame, ...] = field(default=())
+
+
+def new_metadata(fields: dict[str, Any]) -> OpMetadata:
+    """An OpMetadata made without the frozen dataclass's per-field `__init__` (one per parsed
+    instruction); `fields` are valid values of its fields."""
+    md = object.__new__(OpMetadata)
+    values = dict(_METADATA_DEFAULTS)
+    values.update(fields)
+    md.__dict__.update(values)
+    return md
+
+
+_METADATA_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclass_fields(OpMetadata)}

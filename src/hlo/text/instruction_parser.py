@@ -15,6 +15,7 @@ from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode, opcode_from_text
 from ..ops.registry import OpContext, OpSpec, ShapeContext, spec
 from ..shape import Shape
+from .fast_line import fast_instruction
 from .lexer import KEYWORDS, Tok, Token
 from .literal_codec import parse_literal
 from .metadata_codec import (
@@ -123,6 +124,9 @@ class InstructionParser:
     # -- the instruction line -------------------------------------------------------------
     def instruction(self, scope: Scope) -> Instruction:
         self.lex.skip_space()
+        fast = fast_instruction(self, scope)
+        if fast is not None:
+            return fast
         is_root_tok = (
             self.lex.peek() if self.lex.buffered else Token(Tok.KEYWORD, self.lex.pos, self.lex.pos + 4)
         )

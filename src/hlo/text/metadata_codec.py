@@ -7,7 +7,15 @@ import re
 from typing import Any
 
 from ..ir.frozen import FrozenDict
-from ..ir.metadata import AccuracyMode, OpMetadata, OriginalArray, OriginalValue, ResultAccuracy, Statistics
+from ..ir.metadata import (
+    AccuracyMode,
+    OpMetadata,
+    OriginalArray,
+    OriginalValue,
+    ResultAccuracy,
+    Statistics,
+    new_metadata,
+)
 from .format import lexes_as_json_dict, six_digits
 from .lexer import Tok, Token, c_escape, c_unescape
 from .reader import TextReader
@@ -25,18 +33,32 @@ _METADATA_ENTRY = re.compile(r'([a-z_]+)=("(?:[^"\\\n]|\\.)*"|-?\d+|\{[0-9,]*\})
 
 def _fast_metadata(r: TextReader) -> OpMetadata | None:
     r.lex.skip_space()
-    m = _METADATA_BLOCK.match(r.lex.text, r.lex.peek().start if r.lex.buffered else r.lex.pos)
+    found = fast_metadata_at(r.lex.text, r.lex.peek().start if r.lex.buffered else r.lex.pos)
+    if found is None:
+        return None
+    r.lex.skip_to(found[1])
+    return found[0]
+
+
+_STRING_VALUES = frozenset((*_METADATA_STRINGS, "metadata_payload"))
+_INT_VALUES = frozenset(_METADATA_INTS)
+
+
+def fast_metadata_at(text: str, pos: int) -> tuple[OpMetadata, int] | None:
+    """A plain metadata block at `pos`, and where it ends; None for anything else."""
+    m = _METADATA_BLOCK.match(text, pos)
     if m is None:
         return None
     fields: dict[str, Any] = {}
     for name, value in _METADATA_ENTRY.findall(m.group()):
         if name in fields:
             return None
-        if name in _METADATA_STRINGS or name == "metadata_payload":
+        if name in _STRING_VALUES:
             if not value.startswith('"'):
                 return None
-            fields[name] = c_unescape(value[1:-1])
-        elif name in _METADATA_INTS:
+            body = value[1:-1]
+            fields[name] = c_unescape(body) if "\\" in body else body
+        elif name in _INT_VALUES:
             if value.startswith(("{", '"')) or not -(2**31) <= int(value) < 2**31:
                 return None
             fields[name] = int(value)
@@ -47,8 +69,7 @@ def _fast_metadata(r: TextReader) -> OpMetadata | None:
             fields[name] = types
         else:
             return None
-    r.lex.skip_to(m.end())
-    return OpMetadata(**fields)
+    return new_metadata(fields), m.end()
 
 
 def parse_metadata(r: TextReader) -> OpMetadata:

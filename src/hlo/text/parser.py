@@ -236,8 +236,13 @@ class HloParser:
 
     def instruction_list(self, scope: Scope) -> None:
         self.r.expect(Tok.LBRACE, "'{' at the beginning of the instruction list")
+        lex = self.lex
         while True:
             self.instructions.instruction(scope)
+            if not lex.buffered:  # another instruction follows unless '}' (or the end) does
+                lex.skip_space()
+                if lex.pos < len(lex.text) and lex.text[lex.pos] != "}":
+                    continue
             if self.lex.eat(Tok.RBRACE):
                 return
             if self.lex.at(Tok.EOF):

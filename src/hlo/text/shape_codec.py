@@ -125,9 +125,14 @@ def shape_from_text(text: str, fill_missing_layouts: bool = True) -> Shape | Non
     cached = _SHAPE_CACHE.get(key)
     if cached is None:
         try:
-            cached = ShapeReader(Lexer(text), fill_missing_layouts).shape()
+            reader = ShapeReader(Lexer(text), fill_missing_layouts)
+            cached = reader.shape()
         except ParseError:
             return None
+        if reader.lex.at(Tok.EOF):  # the whole text was the shape: remember it
+            if len(_SHAPE_CACHE) > 50_000:
+                _SHAPE_CACHE.clear()
+            _SHAPE_CACHE[key] = cached
     return cached
 
 
