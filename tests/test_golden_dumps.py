@@ -38,3 +38,20 @@ PROGRAMS = (
 def test_corpus_has_the_programs_of_the_issue_unoptimized_and_optimized(program):
     names = {p.name for p in DUMPS}
     assert f"{program}.hlo" in names and f"{program}.opt.hlo" in names
+
+
+@pytest.mark.parametrize(
+    "path", sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo")), ids=lambda p: p.name
+)
+def test_fast_line_path_builds_what_the_general_parser_builds(path, monkeypatch):
+    """The parser's whole-line fast path (text/fast_line.py) is an optimization only."""
+    from hlo.text import instruction_parser
+
+    text = path.read_text()
+    fast = parse_module(text, path.name)
+    monkeypatch.setattr(instruction_parser, "fast_instruction", lambda parser, scope: None)
+    general = parse_module(text, path.name)
+    assert fast == general
+    assert [i.span for c in fast.computations for i in c.instructions] == [
+        i.span for c in general.computations for i in c.instructions
+    ]
