@@ -9,6 +9,7 @@ loop bodies, branches) are planned once and shared.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,8 +85,17 @@ class KernelContext:
     module: Module
     options: RunOptions
     plans: dict[str, Plan] = field(default_factory=dict)
-    state: dict[str, Any] = field(default_factory=dict)  # per-run state (rng, feeds, replicas)
+    local: threading.local = field(default_factory=threading.local)  # per-thread run state
     planning: list[Computation] = field(default_factory=list)  # computations being planned
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The state of the run on this thread (rng, feeds, the device and its rendezvous): one
+        plan serves every device's thread."""
+        state = getattr(self.local, "state", None)
+        if state is None:
+            state = self.local.state = {}
+        return state  # type: ignore[no-any-return]
 
     def operand_shapes(self, instr: Instruction) -> tuple[Shape, ...]:
         """The shapes of an instruction's operands (in the computation being planned)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import weakref
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,6 +31,16 @@ class Executable:
     def __call__(self, *args: Any, infeed: Any = None, outfeed: list[Any] | None = None) -> Any:
         """Run on `args`; `infeed` values feed infeed instructions in order, outfeed values are
         appended to the `outfeed` list."""
+        values = self.arguments(args)
+        state = self.context.state
+        state.clear()
+        state["infeed"] = deque(infeed or ())
+        if outfeed is not None:
+            state["outfeed"] = outfeed
+        with np.errstate(all="ignore"):
+            return self.entry(*values)
+
+    def arguments(self, args: Sequence[Any]) -> list[Any]:
         entry = self.module.entry
         params = entry.parameter_shapes
         if len(args) != len(params):
@@ -38,16 +48,30 @@ class Executable:
                 f"{entry.name} takes {len(params)} argument{'s' if len(params) != 1 else ''} "
                 f"({', '.join(str(s) for s in params)}): got {len(args)}"
             )
-        values = [
+        return [
             as_argument(a, s, f"argument {k} ({p.name})")
             for k, (a, s, p) in enumerate(zip(args, params, entry.parameters))
         ]
-        self.context.state.clear()
-        self.context.state["infeed"] = deque(infeed or ())
-        if outfeed is not None:
-            self.context.state["outfeed"] = outfeed
-        with np.errstate(all="ignore"):
-            return self.entry(*values)
+
+    def run_devices(self, per_device: Sequence[Sequence[Any]], replicas: int, partitions: int) -> list[Any]:
+        """One run per device, in threads meeting at collectives; the results in device order."""
+        from .replicas import Devices, Rendezvous, run_devices
+
+        devices = Devices(replicas, partitions)
+        rendezvous = Rendezvous(devices)
+        values = [self.arguments(args) for args in per_device]
+
+        def one(device: int) -> Any:
+            state = self.context.state
+            state.clear()
+            state.update(
+                device=device, replica=device // partitions, partition=device % partitions,
+                devices=devices, rendezvous=rendezvous, infeed=deque(),
+            )  # fmt: skip
+            with np.errstate(all="ignore"):
+                return self.entry(*values[device])
+
+        return run_devices(one, devices, rendezvous)
 
 
 _CACHE: dict[int, tuple[weakref.ref[Module], Executable]] = {}
@@ -92,9 +116,33 @@ def run(
     (ml_dtypes for bf16, f8, int4), or a tuple of results. `options` are RunOptions fields;
     `infeed` is a sequence of values for infeed instructions, `outfeed` a list that receives
     what outfeed instructions send."""
+    replicas = options.pop("num_replicas", None)
+    partitions = options.pop("num_partitions", None)
     try:
         run_options = RunOptions(**options)
     except TypeError:
-        known = ", ".join(RunOptions.__dataclass_fields__)
+        known = ", ".join(["num_replicas", "num_partitions", *RunOptions.__dataclass_fields__])
         raise HloError(f"hlo.run: unknown option among {sorted(options)}; the options are {known}") from None
-    return compile_module(module, run_options)(*args, infeed=infeed, outfeed=outfeed)
+    executable = compile_module(module, run_options)
+    m = executable.module
+    replicas = m.config.replica_count if replicas is None else replicas
+    partitions = m.config.num_partitions if partitions is None else partitions
+    if not isinstance(replicas, int) or not isinstance(partitions, int) or replicas < 1 or partitions < 1:
+        raise HloError(
+            f"hlo.run: num_replicas and num_partitions must be positive ints: {replicas}, {partitions}"
+        )
+    count = replicas * partitions
+    if count == 1:
+        return executable(*args, infeed=infeed, outfeed=outfeed)
+    return executable.run_devices(_per_device(args, count, len(m.entry.parameters)), replicas, partitions)
+
+
+def _per_device(args: Sequence[Any], count: int, params: int) -> list[Sequence[Any]]:
+    """One argument list per device: `run(m, [args0, args1, ...])` gives each device its own,
+    `run(m, *args)` gives every device the same."""
+    candidate = args[0] if len(args) == 1 and isinstance(args[0], list) and len(args[0]) == count else None
+    if candidate is not None and all(
+        isinstance(a, (list, tuple)) and (params != 1 or len(a) == 1) for a in candidate
+    ):
+        return list(candidate)
+    return [args] * count

@@ -18,4 +18,4 @@ from . import (  # noqa: F401
 
 # isort: split
 # Kernels bound in modules of their own, imported after the ops they run are defined.
-from . import array_kernels, called_kernels, feed_kernels  # noqa: F401
+from . import array_kernels, called_kernels, collective_kernels, feed_kernels  # noqa: F401

@@ -1,0 +1,231 @@
+"""Kernels of the collectives: each device's thread deposits its value at the run's rendezvous
+(engine.replicas) and gets back its share, computed once per group in group order. On one
+device a collective is its group of one. The group mode follows XLA's GetCollectiveOpGroupMode:
+no channel_id: replica groups within each partition; a channel_id on an op without
+use_global_device_ids (all-to-all, collective-permute, collective-broadcast): partition groups
+within each replica; with use_global_device_ids=false: the listed replicas across every
+partition; with use_global_device_ids=true: flattened device ids."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..engine.computations import lifted, recognise_reducer
+from ..engine.numerics import compute_dtype, is_float
+from ..engine.replicas import participants
+from ..errors import CollectiveError
+from ..ir.instruction import Instruction
+from ..ir.opcode import Opcode
+from .registry import kernel, spec
+
+if TYPE_CHECKING:
+    from ..engine.plan import KernelContext
+
+Op = Opcode
+Combine = Callable[[list[Any]], list[Any]]
+
+
+def group_mode(instr: Instruction) -> str:
+    has_channel = instr.attrs.get("channel_id") is not None
+    if not has_channel:
+        return "replicas"
+    if "use_global_device_ids" not in spec(instr.opcode).by_name:
+        return "partitions"
+    return "flat" if instr.attrs.get("use_global_device_ids") else "replicas+partitions"
+
+
+def meet(
+    instr: Instruction, ctx: KernelContext, value: Any, combine: Combine, all_devices: bool = False
+) -> Any:
+    """This device's share of `combine(the group's values in group order)`."""
+    state = ctx.state
+    rendezvous = state.get("rendezvous")
+    if rendezvous is None:
+        return combine([value])[0]
+    device, devices = state["device"], state["devices"]
+    groups = () if all_devices else instr.attrs["replica_groups"].groups()
+    group = participants(devices, device, group_mode(instr), groups, f"%{instr.name}")
+    counts = state.setdefault("collective_counts", {})
+    count = counts.get(instr.name, 0)
+    counts[instr.name] = count + 1
+    return rendezvous.exchange(instr, count, device, group, value, combine)
+
+
+# -- reductions across devices ----------------------------------------------------------------
+def reducer(instr: Instruction, ctx: KernelContext) -> Callable[[list[np.ndarray]], np.ndarray]:
+    """Fold the devices' arrays in group order as XLA:CPU does: sums of bf16 in f32 rounded once,
+    of f16 rounded at every step; max/min skip NaN."""
+    computation = ctx.module.computation(instr.attrs["to_apply"])
+    known = recognise_reducer(computation)
+    if known is None:
+        apply = lifted(ctx, instr.attrs["to_apply"], instr.opcode.text)
+
+        def fold_any(values: list[np.ndarray]) -> np.ndarray:
+            acc = values[0]
+            for v in values[1:]:
+                acc = np.asarray(apply(acc, v))
+            return acc
+
+        return fold_any
+    opcode = known.opcode
+
+    def fold(values: list[np.ndarray]) -> np.ndarray:
+        dtype = values[0].dtype
+        floats = is_float(dtype)
+        if opcode in (Op.MAXIMUM, Op.MINIMUM) and floats:
+            ufunc = np.fmax if opcode is Op.MAXIMUM else np.fmin
+            acc = np.full(values[0].shape, -np.inf if opcode is Op.MAXIMUM else np.inf, compute_dtype(dtype))
+            for v in values:
+                acc = ufunc(acc, v.astype(acc.dtype))
+            return acc.astype(dtype)
+        work = compute_dtype(dtype) if floats else dtype
+        step_rounding = dtype == np.float16
+        acc = values[0].astype(work)
+        for v in values[1:]:
+            acc = np.asarray(known.combine(acc, v.astype(work)))
+            if step_rounding:
+                acc = acc.astype(dtype).astype(work)
+        return acc.astype(dtype)
+
+    return fold
+
+
+def _as_list(value: Any) -> list[np.ndarray]:
+    return list(value) if isinstance(value, tuple) else [value]
+
+
+def _like(template: Any, items: list[np.ndarray]) -> Any:
+    return tuple(items) if isinstance(template, tuple) else items[0]
+
+
+@kernel(Op.ALL_REDUCE, Op.ALL_REDUCE_START)
+def all_reduce_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    fold = reducer(instr, ctx)
+
+    def combine(values: list[Any]) -> list[Any]:
+        per_operand = zip(*[_as_list(v) for v in values])
+        result = _like(values[0], [fold(list(arrays)) for arrays in per_operand])
+        return [result] * len(values)
+
+    return lambda *xs: meet(instr, ctx, xs if len(xs) > 1 else xs[0], combine)
+
+
+@kernel(Op.ALL_REDUCE_DONE)
+def all_reduce_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    return lambda x: x
+
+
+@kernel(Op.REDUCE_SCATTER)
+def reduce_scatter_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    fold = reducer(instr, ctx)
+    dim = instr.attrs["dimensions"][0]
+
+    def combine(values: list[Any]) -> list[Any]:
+        n = len(values)
+        per_operand = [fold(list(arrays)) for arrays in zip(*[_as_list(v) for v in values])]
+        pieces = [np.split(r, n, axis=dim) for r in per_operand]
+        return [_like(values[0], [p[k] for p in pieces]) for k in range(n)]
+
+    return lambda *xs: meet(instr, ctx, xs if len(xs) > 1 else xs[0], combine)
+
+
+# -- data movement across devices -------------------------------------------------------------
+@kernel(Op.ALL_GATHER, Op.ALL_GATHER_START)
+def all_gather_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    dim = instr.attrs["dimensions"][0]
+    start = instr.opcode is Op.ALL_GATHER_START
+
+    def combine(values: list[Any]) -> list[Any]:
+        gathered = [np.concatenate(arrays, axis=dim) for arrays in zip(*[_as_list(v) for v in values])]
+        return [_like(values[0], gathered)] * len(values)
+
+    def run(*xs: np.ndarray) -> Any:
+        value = xs if len(xs) > 1 else xs[0]
+        result = meet(instr, ctx, value, combine)
+        return (value, result) if start else result
+
+    return run
+
+
+@kernel(Op.ALL_GATHER_DONE)
+def all_gather_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    return lambda started: started[1]
+
+
+@kernel(Op.ALL_TO_ALL)
+def all_to_all_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Split form (dimensions={d}): member j gets the j-th piece of every member, concatenated
+    in group order; tuple form: member j gets operand j of every member."""
+    dims = instr.attrs.get("dimensions")
+    if dims:
+        d = dims[0]
+
+        def split_form(values: list[Any]) -> list[Any]:
+            n = len(values)
+            pieces = [np.split(v, n, axis=d) for v in values]
+            return [np.concatenate([pieces[i][j] for i in range(n)], axis=d) for j in range(n)]
+
+        return lambda x: meet(instr, ctx, x, split_form)
+
+    def tuple_form(values: list[Any]) -> list[Any]:
+        n = len(values)
+        for v in values:
+            if len(v) != n:
+                raise CollectiveError(
+                    f"the tuple form of all-to-all needs {n} operands per device: found {len(v)}"
+                )
+        return [tuple(values[i][j] for i in range(n)) for j in range(n)]
+
+    return lambda *xs: meet(instr, ctx, tuple(xs), tuple_form)
+
+
+def _permute(instr: Instruction) -> Combine:
+    pairs: Sequence[tuple[int, int]] = instr.attrs["source_target_pairs"]
+
+    def combine(values: list[Any]) -> list[Any]:
+        # the group is every replica (or partition) in id order: position = id
+        sources = {target: source for source, target in pairs}
+        out = []
+        for k in range(len(values)):
+            s = sources.get(k)
+            out.append(values[s] if s is not None and s < len(values) else _zeros_like(values[k]))
+        return out
+
+    return combine
+
+
+def _zeros_like(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_zeros_like(v) for v in value)
+    return np.zeros_like(value)
+
+
+@kernel(Op.COLLECTIVE_PERMUTE, Op.COLLECTIVE_PERMUTE_START)
+def collective_permute_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Each device gets the value of the device whose pair targets it, zeros if none does."""
+    combine = _permute(instr)
+    start = instr.opcode is Op.COLLECTIVE_PERMUTE_START
+    contexts = instr.shape.tuple_shapes[2:] if start else ()
+
+    def run(*xs: Any) -> Any:
+        value = xs[0] if len(xs) == 1 else tuple(xs)
+        result = meet(instr, ctx, value, combine, all_devices=True)
+        if not start:
+            return result
+        return (value, result, *(np.zeros(s.dimensions, s.element_type.numpy_dtype) for s in contexts))
+
+    return run
+
+
+@kernel(Op.COLLECTIVE_PERMUTE_DONE)
+def collective_permute_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    return lambda started: started[1]
+
+
+@kernel(Op.COLLECTIVE_BROADCAST)
+def collective_broadcast_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Every member gets the value of the first device of its group."""
+    return lambda *xs: meet(instr, ctx, xs[0] if len(xs) == 1 else tuple(xs), lambda v: [v[0]] * len(v))
