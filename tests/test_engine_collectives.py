@@ -3,6 +3,7 @@ derives from channel_id and use_global_device_ids, async forms, and the errors (
 never reaches a collective, devices waiting at different ones) that end a run instead of
 hanging it."""
 
+# ruff: noqa: E501  (HLO text lines)
 from __future__ import annotations
 
 import numpy as np
@@ -178,7 +179,7 @@ def test_a_device_running_a_collective_more_times_is_an_error_not_a_hang():
         match=r"%r\.1: device 0 ended without reaching this collective, which devices 1 wait at",
     ):
         hlo.run(m, args, num_replicas=2)
-    counts, values = zip(*hlo.run(m, [args[0], args[0]], num_replicas=2))
+    _, values = zip(*hlo.run(m, [args[0], args[0]], num_replicas=2))
     assert [float(v[0]) for v in values] == [4.0, 4.0]
 
 
