@@ -6,6 +6,8 @@ hanging it."""
 # ruff: noqa: E501  (HLO text lines)
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -191,3 +193,30 @@ def test_a_device_error_is_reported_with_its_number():
         hlo.CollectiveError, match=r"replica_groups names replica 2, but there are 2 replicas"
     ):
         hlo.run(m, np.zeros(1, np.float32), num_replicas=2)
+
+
+# -- against XLA:CPU --------------------------------------------------------------------------
+FIXTURES = np.load(Path(__file__).parent / "golden" / "collectives.npz")
+FIXTURE_CASES = sorted({int(k.split("_")[0][4:]) for k in FIXTURES.files})
+
+
+def _decode(stored: np.ndarray, dtype: str) -> np.ndarray:
+    import ml_dtypes
+
+    return stored.view(ml_dtypes.bfloat16) if dtype == "bf16" else stored
+
+
+@pytest.mark.parametrize("k", FIXTURE_CASES)
+def test_matches_xla_cpu(k):
+    """Per-device results bit for bit (XLA:CPU folds devices in group order, as hlo does)."""
+    text = str(FIXTURES[f"case{k}_hlo"])
+    dtype = str(FIXTURES[f"case{k}_dtype"])
+    replicas, partitions = int(FIXTURES[f"case{k}_replicas"]), int(FIXTURES[f"case{k}_partitions"])
+    count = replicas * partitions
+    args = [[_decode(FIXTURES[f"case{k}_in{d}"], dtype)] for d in range(count)]
+    got = hlo.run(hlo.parse_module(text), args, num_replicas=replicas, num_partitions=partitions)
+    for d in range(count):
+        want = _decode(FIXTURES[f"case{k}_out{d}"], dtype)
+        assert got[d].dtype == want.dtype and got[d].shape == want.shape
+        same = (got[d] == want) | (np.isnan(got[d].astype(np.float64)) & np.isnan(want.astype(np.float64)))
+        assert same.all(), f"device {d}: {text.splitlines()[-2].strip()}\n got {got[d]}\nwant {want}"
