@@ -15,8 +15,8 @@ from pathlib import Path
 
 os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=8"
 
-import ml_dtypes  # noqa: E402
-import numpy as np  # noqa: E402
+import ml_dtypes
+import numpy as np
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "collectives.npz"
 
