@@ -1,11 +1,14 @@
 """Run an HLO module on NumPy and print or save its results.
 
 Inputs come from `--inputs IN.npz` (`arg0, arg1, ...` by parameter number) or, without it, from
-a generator seeded by `--seed` (floats from a normal distribution, integers in [0, 8), random
-predicates). Results are printed in XLA's literal text (`--print`, the default without
-`--output`) and saved with `--output OUT.npz` as `out0, out1, ...`, the leaves of the result
-depth first. Types NumPy cannot store (bf16, f8, 4-bit ints) are stored widened (float32,
-int8/uint8) and converted on the way in. `--example NAME` runs a bundled module.
+a generator seeded by `--seed` (plus the device number; floats from a normal distribution,
+integers in [0, 8), random predicates). Several devices (`--replicas`, `--partitions`, by default
+the module's) run as threads (`--backend inprocess`) or one per MPI rank (`--backend mpi` under
+`mpiexec -n N`); a `{device}` in `--inputs`/`--output` paths becomes the device number.
+Results are printed in XLA's literal text (`--print`, the default without `--output`) and saved
+with `--output OUT.npz` as `out0, out1, ...`, the leaves of the result depth first. Types NumPy
+cannot store (bf16, f8, 4-bit ints) are stored widened (float32, int8/uint8) and converted on
+the way in. `--example NAME` runs a bundled module.
 """
 
 from __future__ import annotations
@@ -41,6 +44,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs and rng ops")
     parser.add_argument("--print", action="store_true", help="print the results (default without --output)")
     parser.add_argument("--max-iterations", type=int, help="stop a while loop after this many iterations")
+    parser.add_argument("--replicas", type=int, help="replicas (default: the module's replica_count)")
+    parser.add_argument("--partitions", type=int, help="partitions (default: the module's num_partitions)")
+    parser.add_argument(
+        "--backend", choices=("inprocess", "mpi"), default="inprocess",
+        help="several devices as threads of this process, or one per MPI rank (under mpiexec)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--timeout", type=float, default=300.0, help="MPI: seconds a rank waits at a collective"
+    )
 
 
 def example_text(name: str) -> tuple[str, str]:
@@ -57,21 +69,68 @@ def run(args: argparse.Namespace) -> int:
         raise HloError("hlo run: give a MODULE file or --example NAME (one of: " + ", ".join(EXAMPLES) + ")")
     module = parse_module(text, name)
     params = module.entry.parameter_shapes
-    if args.inputs:
-        inputs = load_inputs(args.inputs, params)
+    replicas = args.replicas or module.config.replica_count
+    partitions = args.partitions or module.config.num_partitions
+    count = replicas * partitions
+    if args.backend == "mpi":
+        return _run_mpi(args, module, name, replicas, partitions)
+
+    def inputs_for(device: int) -> list[Any]:
+        if args.inputs:
+            return load_inputs(args.inputs.replace("{device}", str(device)), params)
+        generator = np.random.default_rng(args.seed + device)  # each device its own inputs
+        return [random_value(s, generator) for s in params]
+
+    options = {"seed": args.seed, "max_iterations": args.max_iterations}
+    if count == 1:
+        results = [run_module(module, *inputs_for(0), **options)]
     else:
-        generator = np.random.default_rng(args.seed)
+        results = run_module(
+            module, [inputs_for(d) for d in range(count)], num_replicas=replicas, num_partitions=partitions,
+            **options,
+        )  # fmt: skip
+    for device, result in enumerate(results):
+        _report(args, module, name, result, device if count > 1 else None)
+    return 0
+
+
+def _run_mpi(args: argparse.Namespace, module: Any, name: str, replicas: int, partitions: int) -> int:
+    from ..engine.mpi import comm_world
+    from ..engine.plan import RunOptions
+    from ..engine.run import compile_module
+
+    comm = comm_world()
+    device = comm.Get_rank()
+    params = module.entry.parameter_shapes
+    if args.inputs:
+        inputs = load_inputs(args.inputs.replace("{device}", str(device)), params)
+    else:
+        generator = np.random.default_rng(args.seed + device)
         inputs = [random_value(s, generator) for s in params]
-    result = run_module(module, *inputs, seed=args.seed, max_iterations=args.max_iterations)
+    executable = compile_module(module, RunOptions(seed=args.seed, max_iterations=args.max_iterations))
+    try:
+        result = executable.run_mpi(inputs, replicas, partitions, args.timeout)
+    except HloError as e:
+        print(f"rank {device}: {e}", file=__import__("sys").stderr, flush=True)
+        comm.Abort(1)
+        return 1
+    _report(args, module, name, result, device)
+    return 0
+
+
+def _report(args: argparse.Namespace, module: Any, name: str, result: Any, device: int | None) -> None:
     leaves = list(flatten(result))
     if args.output:
-        save(args.output, leaves)
+        path = args.output.replace("{device}", str(device)) if device is not None else args.output
+        if device is not None and "{device}" not in args.output and device > 0:
+            return  # one output file: the first device's results
+        save(path, leaves)
     if args.print or not args.output:
-        print(f"{name}: {len(leaves)} result{'s' if len(leaves) != 1 else ''}")
+        where = f" device {device}" if device is not None else ""
+        print(f"{name}{where}: {len(leaves)} result{'s' if len(leaves) != 1 else ''}")
         for k, (value, shape) in enumerate(zip(leaves, flatten_shape(module.entry.root.shape))):
             literal = print_literal(Literal(_static(shape, value), value))
             print(f"out{k}: {shape.to_string(print_layout=False)} {literal}")
-    return 0
 
 
 def _static(shape: Shape, value: np.ndarray) -> Shape:

@@ -73,6 +73,35 @@ class Executable:
 
         return run_devices(one, devices, rendezvous)
 
+    def run_mpi(self, args: Sequence[Any], replicas: int, partitions: int, timeout: float = 300.0) -> Any:
+        """This MPI rank's device (device = rank) of a run over `replicas x partitions` ranks."""
+        from .mpi import MpiRendezvous, comm_world
+        from .replicas import Devices
+
+        comm = comm_world()
+        rank, size = comm.Get_rank(), comm.Get_size()
+        if size != replicas * partitions:
+            raise HloError(
+                f"the MPI backend runs one device per rank: {size} ranks for {replicas} replicas x "
+                f"{partitions} partitions"
+            )
+        rendezvous = MpiRendezvous(comm, Devices(replicas, partitions), timeout)
+        state = self.context.state
+        state.clear()
+        state.update(
+            device=rank, replica=rank // partitions, partition=rank % partitions,
+            devices=rendezvous.devices, rendezvous=rendezvous, infeed=deque(),
+        )  # fmt: skip
+        try:
+            values = self.arguments(args)
+            with np.errstate(all="ignore"):
+                result = self.entry(*values)
+        except HloError as e:
+            rendezvous.finish(rank, e.message)
+            raise
+        rendezvous.finish(rank)
+        return result
+
 
 _CACHE: dict[int, tuple[weakref.ref[Module], Executable]] = {}
 
