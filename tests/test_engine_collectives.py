@@ -185,12 +185,12 @@ def test_a_device_running_a_collective_more_times_is_an_error_not_a_hang():
     assert [float(v[0]) for v in values] == [4.0, 4.0]
 
 
-def test_a_device_error_is_reported_with_its_number():
+def test_groups_naming_missing_devices_fail_before_any_device_starts():
     m = module(
         "  x = f32[1] parameter(0)\n  ROOT s = f32[1] all-reduce(x), replica_groups={{0,1,2}}, to_apply=add"
     )
     with pytest.raises(
-        hlo.CollectiveError, match=r"replica_groups names replica 2, but there are 2 replicas"
+        hlo.CollectiveError, match=r"m\.hlo:9:8: error: %s: names replica 2, but this run has 2 replicas"
     ):
         hlo.run(m, np.zeros(1, np.float32), num_replicas=2)
 

@@ -175,3 +175,33 @@ def run_devices(run_one: Callable[[int], Any], devices: Devices, rendezvous: Ren
             raise type(error)(f"device {device}: {error.message}", error.span) from error
         raise error
     return results
+
+
+def check_collectives(module: Any, devices: Devices) -> None:
+    """Before any device starts: every replica group and permute pair of the module names
+    devices that exist for this run (their shapes were checked by the verifier)."""
+    from ..ops.collective_kernels import group_mode
+
+    for c in module.computations:
+        for i in c.instructions:
+            groups_attr = i.attrs.get("replica_groups")
+            pairs = i.attrs.get("source_target_pairs")
+            if groups_attr is None and pairs is None:
+                continue
+            mode = group_mode(i)
+            count = {
+                "replicas": devices.replicas, "partitions": devices.partitions,
+                "replicas+partitions": devices.replicas, "flat": devices.count,
+            }[mode]  # fmt: skip
+            kind = {"replicas": "replica", "partitions": "partition", "replicas+partitions": "replica"}.get(
+                mode, "device"
+            )
+            named = [d for g in (groups_attr.groups() if groups_attr is not None else ()) for d in g]
+            named += [d for pair in (pairs or ()) for d in pair]
+            bad = sorted({d for d in named if not 0 <= d < count})
+            if bad:
+                raise CollectiveError(
+                    f"%{i.name}: names {kind} {', '.join(map(str, bad))}, but this run has {count} {kind}s "
+                    f"({devices.replicas} replicas x {devices.partitions} partitions)",
+                    i.span,
+                )

@@ -55,9 +55,10 @@ class Executable:
 
     def run_devices(self, per_device: Sequence[Sequence[Any]], replicas: int, partitions: int) -> list[Any]:
         """One run per device, in threads meeting at collectives; the results in device order."""
-        from .replicas import Devices, Rendezvous, run_devices
+        from .replicas import Devices, Rendezvous, check_collectives, run_devices
 
         devices = Devices(replicas, partitions)
+        check_collectives(self.module, devices)
         rendezvous = Rendezvous(devices)
         values = [self.arguments(args) for args in per_device]
 
@@ -85,6 +86,9 @@ class Executable:
                 f"the MPI backend runs one device per rank: {size} ranks for {replicas} replicas x "
                 f"{partitions} partitions"
             )
+        from .replicas import check_collectives
+
+        check_collectives(self.module, Devices(replicas, partitions))
         rendezvous = MpiRendezvous(comm, Devices(replicas, partitions), timeout)
         state = self.context.state
         state.clear()
