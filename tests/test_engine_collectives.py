@@ -220,3 +220,13 @@ def test_matches_xla_cpu(k):
         assert got[d].dtype == want.dtype and got[d].shape == want.shape
         same = (got[d] == want) | (np.isnan(got[d].astype(np.float64)) & np.isnan(want.astype(np.float64)))
         assert same.all(), f"device {d}: {text.splitlines()[-2].strip()}\n got {got[d]}\nwant {want}"
+
+
+def test_device_counts_disagreeing_with_the_header_are_an_error():
+    m = module(
+        "  x = f32[1] parameter(0)\n  ROOT s = f32[1] all-reduce(x), replica_groups={}, to_apply=add",
+        ", replica_count=4",
+    )
+    with pytest.raises(hlo.HloError, match=r"num_replicas=2, but the module's header says replica_count=4"):
+        hlo.run(m, np.zeros(1, np.float32), num_replicas=2)
+    assert len(hlo.run(m, np.ones(1, np.float32))) == 4  # the header's count by default

@@ -158,6 +158,14 @@ def run(
         raise HloError(f"hlo.run: unknown option among {sorted(options)}; the options are {known}") from None
     executable = compile_module(module, run_options)
     m = executable.module
+    config = m.config
+    for what, given, declared in (
+        ("num_replicas", replicas, config.replica_count),
+        ("num_partitions", partitions, config.num_partitions),
+    ):
+        if given is not None and declared > 1 and given != declared:
+            header = "replica_count" if what == "num_replicas" else "num_partitions"
+            raise HloError(f"hlo.run: {what}={given}, but the module's header says {header}={declared}")
     replicas = m.config.replica_count if replicas is None else replicas
     partitions = m.config.num_partitions if partitions is None else partitions
     if not isinstance(replicas, int) or not isinstance(partitions, int) or replicas < 1 or partitions < 1:
