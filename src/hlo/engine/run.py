@@ -88,6 +88,7 @@ class Executable:
             )
         from .replicas import check_collectives
 
+        check_device_counts(self.module, replicas, partitions)
         check_collectives(self.module, Devices(replicas, partitions))
         rendezvous = MpiRendezvous(comm, Devices(replicas, partitions), timeout)
         state = self.context.state
@@ -158,14 +159,7 @@ def run(
         raise HloError(f"hlo.run: unknown option among {sorted(options)}; the options are {known}") from None
     executable = compile_module(module, run_options)
     m = executable.module
-    config = m.config
-    for what, given, declared in (
-        ("num_replicas", replicas, config.replica_count),
-        ("num_partitions", partitions, config.num_partitions),
-    ):
-        if given is not None and declared > 1 and given != declared:
-            header = "replica_count" if what == "num_replicas" else "num_partitions"
-            raise HloError(f"hlo.run: {what}={given}, but the module's header says {header}={declared}")
+    check_device_counts(m, replicas, partitions)
     replicas = m.config.replica_count if replicas is None else replicas
     partitions = m.config.num_partitions if partitions is None else partitions
     if not isinstance(replicas, int) or not isinstance(partitions, int) or replicas < 1 or partitions < 1:
@@ -187,3 +181,15 @@ def _per_device(args: Sequence[Any], count: int, params: int) -> list[Sequence[A
     ):
         return list(candidate)
     return [args] * count
+
+
+def check_device_counts(module: Module, replicas: int | None, partitions: int | None) -> None:
+    """Device counts asked for must agree with the ones the module header states."""
+    config = module.config
+    for what, given, declared in (
+        ("num_replicas", replicas, config.replica_count),
+        ("num_partitions", partitions, config.num_partitions),
+    ):
+        if given is not None and declared > 1 and given != declared:
+            header = "replica_count" if what == "num_replicas" else "num_partitions"
+            raise HloError(f"hlo.run: {what}={given}, but the module's header says {header}={declared}")
