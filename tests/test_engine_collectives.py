@@ -230,3 +230,22 @@ def test_device_counts_disagreeing_with_the_header_are_an_error():
     with pytest.raises(hlo.HloError, match=r"num_replicas=2, but the module's header says replica_count=4"):
         hlo.run(m, np.zeros(1, np.float32), num_replicas=2)
     assert len(hlo.run(m, np.ones(1, np.float32))) == 4  # the header's count by default
+
+
+def test_ragged_all_to_all():
+    m = module(
+        "  x = f32[4] parameter(0)\n  o = f32[4] parameter(1)\n  io = s64[2] parameter(2)\n"
+        "  ss = s64[2] parameter(3)\n  oo = s64[2] parameter(4)\n  rs = s64[2] parameter(5)\n"
+        "  ROOT r = f32[4] ragged-all-to-all(x, o, io, ss, oo, rs), replica_groups={{0,1}}",
+        extra="",
+    )
+    s64 = np.int64
+    # device 0 sends rows 0..1 to itself (at 0) and row 1..3 to device 1 (at 1); device 1 sends
+    # row 3 to device 0 (at 2) and nothing to itself
+    dev0 = [np.array([1, 2, 3, 4], np.float32), np.full(4, -1, np.float32), np.array([0, 1], s64),
+            np.array([1, 2], s64), np.array([0, 1], s64), np.array([1, 1], s64)]  # fmt: skip
+    dev1 = [np.array([5, 6, 7, 8], np.float32), np.full(4, -2, np.float32), np.array([3, 0], s64),
+            np.array([1, 0], s64), np.array([2, 0], s64), np.array([2, 0], s64)]  # fmt: skip
+    out = hlo.run(m, [dev0, dev1], num_replicas=2)
+    assert out[0].tolist() == [1, -1, 8, -1]
+    assert out[1].tolist() == [-2, 2, 3, -2]

@@ -229,3 +229,33 @@ def collective_permute_done_kernel(instr: Instruction, ctx: KernelContext) -> Ca
 def collective_broadcast_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     """Every member gets the value of the first device of its group."""
     return lambda *xs: meet(instr, ctx, xs[0] if len(xs) == 1 else tuple(xs), lambda v: [v[0]] * len(v))
+
+
+@kernel(Op.RAGGED_ALL_TO_ALL)
+def ragged_all_to_all_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Member i sends rows input[input_offsets[j] : + send_sizes[j]] to member j, which finds
+    them at rows output_offsets[j] of its output (offsets and sizes along dimension 0, one per
+    member: the rank-1 form); rows no member sends keep the output's values."""
+
+    def combine(values: list[Any]) -> list[Any]:
+        n = len(values)
+        outputs = [np.array(v[1], copy=True) for v in values]
+        for i, (data, _, in_off, send, out_off, _) in enumerate(values):
+            if in_off.ndim != 1 or len(in_off) != n:
+                raise CollectiveError(
+                    f"ragged-all-to-all runs the rank-1 form (one offset per member, {n} here): found "
+                    f"offsets of shape {list(in_off.shape)} on device position {i}"
+                )
+            for j in range(n):
+                start, size, at = int(in_off[j]), int(send[j]), int(out_off[j])
+                if size == 0:
+                    continue
+                if start < 0 or start + size > data.shape[0] or at < 0 or at + size > outputs[j].shape[0]:
+                    raise CollectiveError(
+                        f"member {i} sends rows {start}..{start + size} to rows {at}..{at + size} of member "
+                        f"{j}: out of range of input {list(data.shape)} / output {list(outputs[j].shape)}"
+                    )
+                outputs[j][at : at + size] = data[start : start + size]
+        return outputs
+
+    return lambda *xs: meet(instr, ctx, xs, combine)
