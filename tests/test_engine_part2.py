@@ -160,3 +160,40 @@ def test_topk_ties_go_to_the_lower_index():
     )
     values, indices = hlo.run(hlo.parse_module(text), np.array([4, 9, 4, 9, 1, 4], np.int32))
     assert values.tolist() == [9, 9, 4] and indices.tolist() == [1, 3, 0]
+
+
+def _reduce(b, x, op):
+    f = hlo.XlaBuilder(op.__name__)
+    op(hlo.ops.Parameter(f, 0, "f32[]", "a"), hlo.ops.Parameter(f, 1, "f32[]", "b"))
+    init = 0.0 if op is hlo.ops.Add else 1.0
+    return hlo.ops.Reduce(b, x, hlo.ops.ConstantR0(b, init), f.build(), [0])
+
+
+@pytest.mark.parametrize(("size", "total", "product"), [(5, 15.0, 120.0), (6, 21.0, 720.0)])
+def test_page_003_dynamic_size_reductions(size, total, product):
+    b = hlo.XlaBuilder("dyn")
+    v = hlo.ops.ConstantR1(b, [float(k) for k in range(1, 11)])
+    padded = hlo.ops.SetDimensionSize(v, hlo.ops.ConstantR0(b, size), 0)
+    hlo.ops.Tuple(
+        b,
+        [
+            _reduce(b, padded, hlo.ops.Add),
+            _reduce(b, padded, hlo.ops.Mul),
+            hlo.ops.GetDimensionSize(padded, 0),
+        ],
+    )
+    s, p, n = hlo.run(b.build())
+    assert (float(s), float(p), int(n)) == (total, product, size)
+
+
+def test_dynamic_reshape_keeps_the_dynamic_size():
+    text = """HloModule m
+ENTRY e {
+  a = f32[4,3] parameter(0)
+  n = s32[] constant(2)
+  d = f32[<=4,3] set-dimension-size(a, n), dimensions={0}
+  r = f32[<=12] reshape(d)
+  ROOT s = s32[] get-dimension-size(r), dimensions={0}
+}
+"""
+    assert int(hlo.run(hlo.parse_module(text), np.zeros((4, 3), np.float32))) == 6

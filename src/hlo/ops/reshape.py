@@ -283,6 +283,11 @@ def reshape_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.n
     dims = instr.shape.dimensions
     if not dims and ctx.operand_shapes(instr)[0].rank == 0:
         return lambda x: x  # scalar to scalar (works lifted too)
+    dynamic = [d for d, flag in enumerate(instr.shape.dynamic_dimensions) if flag]
+    if len(dynamic) == 1:  # a value holds only its dynamic size: that dimension takes the rest
+        free = list(dims)
+        free[dynamic[0]] = -1
+        return lambda x: np.reshape(x, free)
     return lambda x: np.reshape(x, dims)
 
 
