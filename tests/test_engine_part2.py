@@ -197,3 +197,16 @@ ENTRY e {
 }
 """
     assert int(hlo.run(hlo.parse_module(text), np.zeros((4, 3), np.float32))) == 6
+
+
+def test_broadcast_carries_a_dynamic_size():
+    text = """HloModule m
+ENTRY e {
+  a = f32[4] parameter(0)
+  n = s32[] constant(3)
+  d = f32[<=4] set-dimension-size(a, n), dimensions={0}
+  b = f32[2,<=4] broadcast(d), dimensions={1}
+  ROOT s = s32[] get-dimension-size(b), dimensions={1}
+}
+"""
+    assert int(hlo.run(hlo.parse_module(text), np.zeros(4, np.float32))) == 3

@@ -266,9 +266,10 @@ def broadcast_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np
 
     def run(x: np.ndarray) -> np.ndarray:
         shape = [1] * len(out)
+        sizes = list(out)
         for k in order:
-            shape[dims[k]] = x.shape[k]
-        return np.broadcast_to(np.transpose(x, order).reshape(shape), out)
+            shape[dims[k]] = sizes[dims[k]] = x.shape[k]  # a dynamic operand size carries over
+        return np.broadcast_to(np.transpose(x, order).reshape(shape), sizes)
 
     return run
 
