@@ -210,3 +210,23 @@ ENTRY e {
 }
 """
     assert int(hlo.run(hlo.parse_module(text), np.zeros(4, np.float32))) == 3
+
+
+def test_a_comparator_that_is_not_a_strict_weak_order_is_an_error():
+    text = """HloModule m
+le {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = pred[] compare(a, b), direction=LE
+  ROOT r = pred[] and(c, c)
+}
+ENTRY e {
+  x = f32[5] parameter(0)
+  ROOT s = f32[5] sort(x), dimensions={0}, to_apply=le
+}
+"""
+    with pytest.raises(
+        hlo.EvalError,
+        match=r"%s: the comparator is not a strict weak order: it finds an element less than itself",
+    ):
+        hlo.run(hlo.parse_module(text), np.arange(5, dtype=np.float32))

@@ -130,10 +130,27 @@ def sort_fn(
             else:
                 assert less is not None
                 order = merge_sort_order(moved, less)
+                _check_strict_weak_order(less, [np.take_along_axis(m, order, axis=-1) for m in moved])
             results = [np.moveaxis(np.take_along_axis(m, order, axis=-1), -1, dimension) for m in moved]
         return tuple(results) if len(results) > 1 else results[0]
 
     return run
+
+
+def _check_strict_weak_order(less: Comparator, ordered: list[np.ndarray]) -> None:
+    """Two whole-array checks a comparator must pass for the sort to mean anything: no element
+    is less than itself, and after sorting no element is less than the one before it."""
+    from ..errors import EvalError
+
+    if np.asarray(less(*_interleave(ordered, ordered)), dtype=bool).any():
+        raise EvalError("the comparator is not a strict weak order: it finds an element less than itself")
+    later = [o[..., 1:] for o in ordered]
+    earlier = [o[..., :-1] for o in ordered]
+    if np.asarray(less(*_interleave(later, earlier)), dtype=bool).any():
+        raise EvalError(
+            "the comparator is not a strict weak order: sorted by it, an element is still less than "
+            "the one before it"
+        )
 
 
 def top_k(x: np.ndarray, k: int, largest: bool, width: int) -> tuple[np.ndarray, np.ndarray]:
