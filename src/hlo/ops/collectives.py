@@ -7,9 +7,11 @@ imported at the bottom)."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
@@ -23,11 +25,12 @@ from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST, EnumCodec, Simp
 from ..text.sharding_codec import parse_replica_groups, print_replica_groups
 from .array_rules import one_dimension, the_dimension
 from .callee import embed, program, signature, text
-from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, shape_rule
+from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule
 from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -734,3 +737,11 @@ def PartitionId(builder: XlaBuilder) -> XlaOp:
 
 
 from . import exchange, send_recv  # noqa: E402, F401  (all-to-all, collective-permute; send/recv)
+
+
+# -- kernels ---------------------------------------------------------------------------------
+@kernel(Op.REPLICA_ID, Op.PARTITION_ID)
+def device_id_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """On one device: replica 0, partition 0."""
+    key = "replica" if instr.opcode is Op.REPLICA_ID else "partition"
+    return lambda: np.array(ctx.state.get(key, 0), dtype=np.uint32)

@@ -4,22 +4,25 @@ functions. Fusion and the async wrappers are in fusion_async.py (imported at the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..dtypes import PrimitiveType
-from ..errors import ShapeError
+from ..errors import EvalError, ShapeError
 from ..ir.frozen import FrozenDict
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from ..text.attr_codecs import BOOL, COMPUTATION, COMPUTATION_LIST
 from .callee import embed, or_dynamic, program, signature, text, texts
-from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, shape_rule
+from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule
 from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 PRED_SCALAR = Shape.scalar(PrimitiveType.PRED)
@@ -299,3 +302,53 @@ def _selector(builder: XlaBuilder, op: Any, ptype: PrimitiveType, what: str) -> 
 
 
 from . import fusion_async  # noqa: E402, F401  (fusion, async-start/update/done)
+
+
+# -- kernels ---------------------------------------------------------------------------------
+@kernel(Op.CALL)
+def call_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    return ctx.computation(instr.attrs["to_apply"])
+
+
+@kernel(Op.WHILE)
+def while_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Run the body while the condition holds; with RunOptions.max_iterations, a loop that is
+    still running after that many iterations is an error."""
+    condition = ctx.computation(instr.attrs["condition"])
+    body = ctx.computation(instr.attrs["body"])
+    limit = ctx.options.max_iterations
+
+    def run(state: Any) -> Any:
+        count = 0
+        while bool(condition(state)):
+            if limit is not None and count >= limit:
+                raise EvalError(
+                    f"the loop is still running after {limit} iterations (max_iterations={limit})"
+                )
+            state = body(state)
+            count += 1
+        return state
+
+    return run
+
+
+@kernel(Op.CONDITIONAL)
+def conditional_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """A pred selects true_computation or false_computation; an s32 index selects a branch, and
+    an index out of range (negative too) runs the last branch, as XLA does."""
+    if "branch_computations" in instr.attrs:
+        branches = [ctx.computation(name) for name in instr.attrs["branch_computations"]]
+    else:
+        branches = [
+            ctx.computation(instr.attrs["true_computation"]),
+            ctx.computation(instr.attrs["false_computation"]),
+        ]
+        return lambda pred, on_true, on_false: branches[0](on_true) if bool(pred) else branches[1](on_false)
+    last = len(branches) - 1
+
+    def run(index: np.ndarray, *operands: Any) -> Any:
+        k = int(index)
+        k = k if 0 <= k < last else last
+        return branches[k](operands[k])
+
+    return run

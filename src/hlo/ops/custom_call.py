@@ -5,7 +5,7 @@ it (page 003, CustomCall; XLA's verifier)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ShapeError
@@ -43,12 +43,14 @@ from .registry import (
     define,
     if_nonempty,
     if_true,
+    kernel,
     shape_rule,
     unless,
 )
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -325,3 +327,16 @@ def CustomCallWithConvDnums(
         has_side_effect=has_side_effect, output_operand_aliasing=output_operand_aliasing,
         literal=literal, window=window, dnums=dnums, schedule=schedule, api_version=api_version,
     )  # fmt: skip
+
+
+# -- kernels ---------------------------------------------------------------------------------
+@kernel(Op.CUSTOM_CALL)
+def custom_call_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """The target registered under the custom call's name (engine.custom_calls)."""
+    from ..engine.custom_calls import call, lookup
+
+    target = instr.attrs["custom_call_target"]
+    lookup(target)  # an unknown target is an error when the module is planned
+    config = instr.backend_config or ""
+    shape, operand_shapes = instr.shape, ctx.operand_shapes(instr)
+    return lambda *xs: call(target, xs, shape, config, operand_shapes)

@@ -17,5 +17,5 @@ from . import (  # noqa: F401
 )
 
 # isort: split
-# Kernels bound in modules of their own, imported after the ops they run are defined.
-from . import array_kernels, called_kernels, collective_kernels, feed_kernels  # noqa: F401
+# The collectives' kernels, imported after the ops they run are defined.
+from . import collective_kernels  # noqa: F401

@@ -4,20 +4,33 @@ mirror XlaBuilder's internal BuildFusion / BuildAsyncStart / BuildAsyncUpdate / 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ..errors import ShapeError
 from ..ir.attrs import FusionKind
+from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from ..text.attr_codecs import CALLS, OPERAND_ALIASING, RAW_STRING, EnumCodec
 from .callee import as_aliases, check_aliases, embed, is_prefix, program, signature, text, texts
-from .registry import AttrSpec, ShapeContext, builder_function, define, if_nonempty, shape_rule, unless
+from .registry import (
+    AttrSpec,
+    ShapeContext,
+    builder_function,
+    define,
+    if_nonempty,
+    kernel,
+    shape_rule,
+    unless,
+)
 from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -252,3 +265,61 @@ def AsyncDone(operand: XlaOp) -> XlaOp:
     """The result of the async computation `operand` started (XlaBuilder's BuildAsyncDone)."""
     builder, attrs = _previous("AsyncDone", operand)
     return builder.add("AsyncDone", Op.ASYNC_DONE, (operand,), attrs)
+
+
+# -- kernels ---------------------------------------------------------------------------------
+@kernel(Op.FUSION)
+def fusion_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Any fusion kind runs its fused computation."""
+    return ctx.computation(_called(instr))
+
+
+def _called(instr: Instruction) -> str:
+    """The one computation `calls=` names."""
+    calls = instr.attrs["calls"]
+    return calls[0] if isinstance(calls, tuple) else calls  # type: ignore[no-any-return]
+
+
+def _async_value(instr: Instruction, plan: Any, bound: tuple[Any, ...], params: int) -> tuple[Any, ...]:
+    """((bound operands), result or None until every parameter is bound, context values...)."""
+    result = plan(*bound) if len(bound) == params else None
+    contexts = tuple(_zeros(s) for s in instr.shape.tuple_shapes[2:])
+    return (bound, result, *contexts)
+
+
+def _zeros(shape: Any) -> Any:
+    if shape.is_tuple:
+        return tuple(_zeros(s) for s in shape.tuple_shapes)
+    if shape.is_array:
+        return np.zeros(shape.dimensions, dtype=shape.element_type.numpy_dtype)
+    from ..engine.values import TOKEN
+
+    return TOKEN
+
+
+@kernel(Op.ASYNC_START)
+def async_start_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """The wrapped computation runs as soon as all of its parameters are bound (on one device
+    there is nothing to overlap)."""
+    name = _called(instr)
+    plan, params = ctx.computation(name), len(ctx.module.computation(name).parameters)
+    return lambda *xs: _async_value(instr, plan, tuple(xs), params)
+
+
+@kernel(Op.ASYNC_UPDATE)
+def async_update_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    name = _called(instr)
+    plan, params = ctx.computation(name), len(ctx.module.computation(name).parameters)
+
+    def run(previous: tuple[Any, ...], *new: Any) -> tuple[Any, ...]:
+        if not new:
+            return previous
+        return _async_value(instr, plan, tuple(previous[0]) + new, params)
+
+    return run
+
+
+@kernel(Op.ASYNC_DONE)
+def async_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    plan = ctx.computation(_called(instr))
+    return lambda previous: previous[1] if previous[1] is not None else plan(*previous[0])

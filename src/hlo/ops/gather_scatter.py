@@ -3,10 +3,14 @@ typed values by `gather_dimension_numbers` / `scatter_dimension_numbers`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from ..engine.computations import combiner, lifted
+from ..engine.indexing import IndexMap, gather, scatter
 from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
@@ -14,11 +18,21 @@ from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST
 from .array_rules import int_tuple, require_ops
 from .callee import embed
-from .registry import AttrSpec, ShapeContext, builder_function, define, if_nonempty, if_true, shape_rule
+from .registry import (
+    AttrSpec,
+    ShapeContext,
+    builder_function,
+    define,
+    if_nonempty,
+    if_true,
+    kernel,
+    shape_rule,
+)
 from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -313,3 +327,39 @@ def Scatter(
     attrs["unique_indices"] = bool(unique_indices)
     attrs["to_apply"] = embed(builder, "Scatter", update_computation, "update_computation")
     return builder.add("Scatter", Op.SCATTER, (*inputs, scatter_indices, *news), attrs)
+
+
+# -- kernels ---------------------------------------------------------------------------------
+@kernel(Op.GATHER)
+def gather_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    a = instr.attrs
+    index_map = IndexMap(
+        a["index_vector_dim"], tuple(a["start_index_map"]),
+        tuple(a.get("operand_batching_dims", ())), tuple(a.get("start_indices_batching_dims", ())),
+    )  # fmt: skip
+    offset, collapsed, sizes = (
+        tuple(a["offset_dims"]),
+        tuple(a["collapsed_slice_dims"]),
+        tuple(a["slice_sizes"]),
+    )
+    return lambda operand, indices: gather(operand, indices, index_map, offset, collapsed, sizes)
+
+
+@kernel(Op.SCATTER)
+def scatter_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    a = instr.attrs
+    index_map = IndexMap(
+        a["index_vector_dim"], tuple(a["scatter_dims_to_operand_dims"]),
+        tuple(a.get("input_batching_dims", ())), tuple(a.get("scatter_indices_batching_dims", ())),
+    )  # fmt: skip
+    window, inserted = tuple(a["update_window_dims"]), tuple(a["inserted_window_dims"])
+    n = (len(instr.operands) - 1) // 2
+    combine_at, apply = combiner(ctx, a["to_apply"], "scatter") if n == 1 else (None, None)
+    if n > 1:
+        apply = lifted(ctx, a["to_apply"], "scatter")
+
+    def run(*xs: np.ndarray) -> Any:
+        results = scatter(xs[:n], xs[n], xs[n + 1 :], index_map, window, inserted, combine_at, apply)
+        return results[0] if n == 1 else tuple(results)
+
+    return run

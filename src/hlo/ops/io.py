@@ -4,19 +4,25 @@ Outfeed). An infeed's data shape is in no operand, so the instruction states it.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from ..errors import ShapeError
+import numpy as np
+
+from ..engine.values import TOKEN, as_argument
+from ..errors import EvalError, ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from ..text.attr_codecs import SHAPE, STRING
 from .callee import text, written
-from .registry import AttrSpec, ShapeContext, builder_function, define, if_nonempty, shape_rule
+from .registry import AttrSpec, ShapeContext, builder_function, define, if_nonempty, kernel, shape_rule
 from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -152,3 +158,41 @@ def Outfeed(operand: XlaOp, shape_with_layout: Shape | str, outfeed_config: str 
     token = _outfeed("Outfeed", operand, _feed_token(builder, "outfeed"), shape_with_layout, outfeed_config)
     _LAST_TOKEN["outfeed"][builder] = token
     Tuple(builder, [])
+
+
+# -- kernels ---------------------------------------------------------------------------------
+@kernel(Op.INFEED)
+def infeed_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """The next value of the run's `infeed=` sequence (hlo.run), checked against the data shape;
+    a run that asks for more than it was given is an error naming the instruction."""
+    data_shape = instr.shape.tuple_shapes[0]
+
+    def run(token: Any) -> tuple[Any, Any]:
+        queue: deque[Any] | None = ctx.state.get("infeed")
+        if not queue:
+            raise EvalError(
+                f"the infeed ran dry: this infeed wants a {data_shape} value; pass the values with "
+                f"hlo.run(..., infeed=[...])"
+            )
+        return as_argument(queue.popleft(), data_shape, "the infeed value"), TOKEN
+
+    return run
+
+
+@kernel(Op.OUTFEED)
+def outfeed_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Append a copy of the value to the run's `outfeed=` list (hlo.run), if one was given."""
+
+    def run(value: Any, token: Any) -> Any:
+        sink = ctx.state.get("outfeed")
+        if sink is not None:
+            sink.append(_copy(value))
+        return TOKEN
+
+    return run
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_copy(v) for v in value)
+    return np.array(value, copy=True) if isinstance(value, np.ndarray) else value

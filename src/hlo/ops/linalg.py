@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..dtypes import PrimitiveType
+from ..engine import linalg
 from ..errors import ShapeError
 from ..ir.attrs import FftType, TransposeA
+from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from ..text.attr_codecs import BOOL, FLOAT, INT, INT_LIST, EnumCodec
 from .array_rules import int_tuple
-from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, shape_rule, unless
+from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule, unless
 from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -260,3 +265,50 @@ def BatchNormGrad(
         "BatchNormGrad", Op.BATCH_NORM_GRAD, (operand, scale, batch_mean, batch_var, grad_output), epsilon,
         feature_index,
     )  # fmt: skip
+
+
+# -- kernels ---------------------------------------------------------------------------------
+@kernel(Op.FFT)
+def fft_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    kind, lengths, out = (
+        instr.attrs["fft_type"],
+        tuple(instr.attrs["fft_length"]),
+        np.dtype(instr.shape.element_type.numpy_dtype),
+    )
+    return lambda x: linalg.fft(x, kind, lengths, out)
+
+
+@kernel(Op.CHOLESKY)
+def cholesky_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    lower = bool(instr.attrs.get("lower", False))
+    return lambda a: linalg.cholesky(a, lower)
+
+
+@kernel(Op.TRIANGULAR_SOLVE)
+def triangular_solve_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    a = instr.attrs
+    options = (
+        bool(a.get("left_side", False)), bool(a.get("lower", False)), bool(a.get("unit_diagonal", False)),
+        a.get("transpose_a", TransposeA.NO_TRANSPOSE),
+    )  # fmt: skip
+    return lambda x, b: linalg.triangular_solve(x, b, *options)
+
+
+@kernel(Op.BATCH_NORM_TRAINING)
+def batch_norm_training_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    eps, feature = instr.attrs["epsilon"], instr.attrs["feature_index"]
+    return lambda x, scale, offset: linalg.batch_norm_training(x, scale, offset, eps, feature)
+
+
+@kernel(Op.BATCH_NORM_INFERENCE)
+def batch_norm_inference_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    eps, feature = instr.attrs["epsilon"], instr.attrs["feature_index"]
+    return lambda x, scale, offset, mean, var: linalg.batch_norm_inference(
+        x, scale, offset, mean, var, eps, feature
+    )
+
+
+@kernel(Op.BATCH_NORM_GRAD)
+def batch_norm_grad_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    eps, feature = instr.attrs["epsilon"], instr.attrs["feature_index"]
+    return lambda x, scale, mean, var, grad: linalg.batch_norm_grad(x, scale, mean, var, grad, eps, feature)

@@ -3,10 +3,16 @@ map, sort, top-k, scan."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..dtypes import PrimitiveType
+from ..engine.computations import combiner, lifted
+from ..engine.reduction import reduce_fn, reduce_window_fn
+from ..engine.select_scatter import select_and_scatter
+from ..engine.sorting import sort_fn, top_k
 from ..errors import ShapeError
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
@@ -15,12 +21,13 @@ from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST, WINDOW
 from .array_rules import check_dims, int_tuple, require_ops
 from .callee import embed, program, signature
-from .registry import AttrSpec, OpContext, ShapeContext, builder_function, define, if_true, shape_rule
+from .registry import AttrSpec, OpContext, ShapeContext, builder_function, define, if_true, kernel, shape_rule
 from .rule_helpers import array_operand, builder_of
 from .windows import make_padding, make_window, padding_pairs, padding_type
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
+    from ..engine.plan import KernelContext
 from .shape_ops import one_dimension
 
 Op = Opcode
@@ -544,3 +551,77 @@ def TopK(operand: XlaOp, k: int, largest: bool = True) -> XlaOp:
     if not isinstance(k, int) or isinstance(k, bool):
         raise builder.error("TopK", f"k must be an int: found {k!r}")
     return builder.add("TopK", Op.TOP_K, (operand,), {"k": k, "largest": bool(largest)})
+
+
+# -- kernels ---------------------------------------------------------------------------------
+@kernel(Op.MAP)
+def map_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """The scalar computation applied to whole arrays at once (it must be elementwise)."""
+    apply = lifted(ctx, instr.attrs["to_apply"], "map")
+    dims = instr.shape.dimensions
+    out = np.dtype(instr.shape.element_type.numpy_dtype)
+    return lambda *xs: np.broadcast_to(np.asarray(apply(*xs), dtype=out), dims)
+
+
+kernel(Op.REDUCE)(reduce_fn)
+
+
+kernel(Op.REDUCE_WINDOW)(reduce_window_fn)
+
+
+@kernel(Op.SCAN)
+def scan_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Step through the scan dimension (backwards with is_reverse): the computation takes the
+    inputs' slices and the carries and returns the outputs' slices and the new carries (one call
+    per step on whole slices)."""
+    plan = ctx.computation(instr.attrs["to_apply"])
+    (dim,) = instr.attrs["dimensions"]
+    carries_count = instr.attrs["num_carries"]
+    reverse = bool(instr.attrs.get("is_reverse", False))
+    result = instr.shape
+    results = result.tuple_shapes if result.is_tuple else (result,)
+    outputs_count = len(results) - carries_count
+
+    def run(*operands: Any) -> Any:
+        inputs, carries = (
+            operands[: len(operands) - carries_count],
+            list(operands[len(operands) - carries_count :]),
+        )
+        length = inputs[0].shape[dim] if inputs else 0
+        outputs = [np.empty(s.dimensions, dtype=s.element_type.numpy_dtype) for s in results[:outputs_count]]
+        for step in range(length):
+            t = length - 1 - step if reverse else step
+            value = plan(*(np.take(x, t, axis=dim) for x in inputs), *carries)
+            pieces = list(value) if isinstance(value, tuple) else [value]
+            for out, piece in zip(outputs, pieces[:outputs_count]):
+                index: list[Any] = [slice(None)] * out.ndim
+                index[dim] = t
+                out[tuple(index)] = piece
+            carries = pieces[outputs_count:]
+        values = [*outputs, *carries]
+        return tuple(values) if result.is_tuple else values[0]
+
+    return run
+
+
+@kernel(Op.SORT)
+def sort_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    types = [s.element_type for s in ctx.operand_shapes(instr)]
+    return sort_fn(instr.attrs["to_apply"], instr.attrs["dimensions"][0], ctx, types)
+
+
+@kernel(Op.TOP_K)
+def topk_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    k, largest = instr.attrs["k"], instr.attrs.get("largest", True)
+    width = ctx.operand_shapes(instr)[0].element_type.bit_width
+    return lambda x: top_k(x, k, largest, width)
+
+
+@kernel(Op.SELECT_AND_SCATTER)
+def select_and_scatter_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    select = lifted(ctx, instr.attrs["select"], "select-and-scatter")
+    combine_at, apply = combiner(ctx, instr.attrs["scatter"], "select-and-scatter")
+    window = instr.attrs["window"]
+    return lambda operand, source, init: select_and_scatter(
+        operand, source, init, window, select, combine_at, apply
+    )

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ..dtypes import PrimitiveType
+from ..engine import random
 from ..errors import HloError, ShapeError
 from ..ir.attrs import RandomAlgorithm, RandomDistribution
+from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from ..text.attr_codecs import INT, EnumCodec
-from .registry import AttrSpec, ShapeContext, builder_function, define, shape_rule
+from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 
@@ -132,3 +138,53 @@ def RngBitGenerator(algorithm: RandomAlgorithm | str, initial_state: XlaOp, shap
     return builder.add(
         "RngBitGenerator", Op.RNG_BIT_GENERATOR, (initial_state,), {"algorithm": algorithm}, shape=result
     )
+
+
+# -- kernels ---------------------------------------------------------------------------------
+@kernel(Op.RNG_BIT_GENERATOR)
+def rng_bit_generator_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    algorithm = instr.attrs["algorithm"]
+    output = instr.shape.tuple_shapes[1]
+    dims, dtype = output.dimensions, np.dtype(output.element_type.numpy_dtype)
+    return lambda state: random.rng_bit_generator(algorithm, state, dims, dtype)
+
+
+def _generator(ctx: KernelContext) -> np.random.Generator:
+    """One generator per run, seeded by RunOptions.seed."""
+    generator = ctx.state.get("rng")
+    if generator is None:
+        generator = ctx.state["rng"] = np.random.default_rng(ctx.options.seed)
+    return generator  # type: ignore[no-any-return]
+
+
+@kernel(Op.RNG)
+def rng_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """Uniform over [a, b) or normal(mu, sigma), deterministic for a seed (XLA does not fix the
+    bits of these ops)."""
+    shape, dtype = instr.shape.dimensions, np.dtype(instr.shape.element_type.numpy_dtype)
+    t = instr.shape.element_type
+    normal = instr.attrs["distribution"] is RandomDistribution.NORMAL
+
+    def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        g = _generator(ctx)
+        if normal:
+            return (float(a) + float(b) * g.standard_normal(shape)).astype(dtype)
+        if t.is_integral or dtype == np.bool_:
+            low, high = int(a), int(b)
+            return g.integers(low, max(high, low + 1), size=shape).astype(dtype)
+        return g.uniform(float(a), float(b), size=shape).astype(dtype)
+
+    return run
+
+
+@kernel(Op.RNG_GET_AND_UPDATE_STATE)
+def rng_state_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """The state before, as u64[2] (seed, counter); the counter advances by `delta`."""
+    delta = instr.attrs["delta"]
+
+    def run() -> np.ndarray:
+        counter = ctx.state.get("rng_counter", 0)
+        ctx.state["rng_counter"] = counter + delta
+        return np.array([ctx.options.seed, counter], dtype=np.uint64)
+
+    return run

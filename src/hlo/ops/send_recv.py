@@ -4,10 +4,15 @@ in flight is a context (data, u32[] request id, token[]). Imported by collective
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..dtypes import PrimitiveType
-from ..errors import ShapeError
+from ..engine.values import TOKEN, as_argument
+from ..errors import EvalError, ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
@@ -15,11 +20,12 @@ from ..text.attr_codecs import BOOL
 from .callee import text, written
 from .collectives import ChannelType, channel_id, channel_number
 from .io import token_operand
-from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, shape_rule
+from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule
 from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
+    from ..engine.plan import KernelContext
 
 Op = Opcode
 U32 = Shape.scalar(PrimitiveType.U32)
@@ -188,3 +194,48 @@ def RecvFromHost(token: XlaOp, shape: Shape | str, channel_handle: Any) -> XlaOp
         raise builder.error("RecvFromHost", f"the shape must be an array with a layout: found {shape}")
     number = channel_number(builder, "RecvFromHost", channel_handle, ChannelType.HOST_TO_DEVICE)
     return _recv("RecvFromHost", builder, token, shape, number, host=True)
+
+
+# -- kernels ---------------------------------------------------------------------------------
+def _channel(ctx: KernelContext, instr: Instruction) -> deque[Any]:
+    channels: dict[Any, deque[Any]] = ctx.state.setdefault("channels", {})
+    return channels.setdefault(instr.attrs.get("channel_id"), deque())
+
+
+@kernel(Op.SEND)
+def send_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """(the data, a u32 context, a token); the data travels at send-done."""
+    return lambda value, token: (value, np.zeros((), np.uint32), TOKEN)
+
+
+@kernel(Op.SEND_DONE)
+def send_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """On one device, send and recv pair up by channel id: send-done makes the value available
+    to the recv-done of the same channel (page 003: a Send happens before its RecvDone)."""
+
+    def run(sent: tuple[Any, ...]) -> Any:
+        _channel(ctx, instr).append(sent[0])
+        return TOKEN
+
+    return run
+
+
+@kernel(Op.RECV)
+def recv_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    return lambda token: (None, np.zeros((), np.uint32), TOKEN)
+
+
+@kernel(Op.RECV_DONE)
+def recv_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    data_shape = instr.shape.tuple_shapes[0]
+
+    def run(started: tuple[Any, ...]) -> tuple[Any, Any]:
+        queue = _channel(ctx, instr)
+        if not queue:
+            raise EvalError(
+                f"nothing was sent on channel {instr.attrs.get('channel_id')} before this recv-done "
+                f"(a send and its send-done must run first)"
+            )
+        return as_argument(queue.popleft(), data_shape, "the received value"), TOKEN
+
+    return run
