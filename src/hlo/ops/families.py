@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     reduce,
     rng,
     shape_ops,
+    sort,
     tuple_ops,
 )
 

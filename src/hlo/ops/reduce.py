@@ -1,5 +1,5 @@
 """Reductions and ops over windows or sequences: reduce, reduce-window, select-and-scatter,
-map, sort, top-k, scan."""
+map, scan (sort and top-k are in sort.py)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,11 @@ from ..dtypes import PrimitiveType
 from ..engine.computations import combiner, lifted
 from ..engine.reduction import reduce_fn, reduce_window_fn
 from ..engine.select_scatter import select_and_scatter
-from ..engine.sorting import sort_fn, top_k
 from ..errors import ShapeError
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from ..shape import UNBOUNDED, Shape
+from ..shape import Shape
 from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST, WINDOW
 from .array_rules import check_dims, int_tuple, require_ops
 from .callee import embed, program, signature
@@ -28,7 +27,6 @@ from .windows import make_padding, make_window, padding_pairs, padding_type
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
     from ..engine.plan import KernelContext
-from .shape_ops import one_dimension
 
 Op = Opcode
 
@@ -76,19 +74,6 @@ define(
     AttrSpec("to_apply", COMPUTATION, required=True),
     arity=None,
 )
-define(
-    Op.SORT,
-    AttrSpec("dimensions", INT_LIST, required=True),
-    AttrSpec("is_stable", BOOL, default=False, printed=if_true),
-    AttrSpec("to_apply", COMPUTATION, required=True),
-    check=one_dimension,
-)
-define(
-    Op.TOP_K,
-    AttrSpec("k", INT, required=True),
-    AttrSpec("largest", BOOL, default=True),
-    AttrSpec("is_stable", BOOL, default=True),
-)
 
 
 def _scan_checks(instr: Instruction, operands: tuple[Shape, ...]) -> str | None:
@@ -115,7 +100,7 @@ define(
 
 
 # -- shape rules ------------------------------------------------------------------------------
-def _maybe_tuple(shapes: list[Shape]) -> Shape:
+def maybe_tuple(shapes: list[Shape]) -> Shape:
     return shapes[0] if len(shapes) == 1 else Shape.make_tuple(shapes)
 
 
@@ -198,7 +183,7 @@ def reduce_shape(ctx: ShapeContext) -> Shape:
     kept = [d for d in range(inputs[0].rank) if d not in dims]
     sizes = [inputs[0].dimensions[d] for d in kept]
     dynamic = [inputs[0].dynamic_dimensions[d] for d in kept]
-    return _maybe_tuple([Shape.array(t, sizes, dynamic_dimensions=dynamic) for t in types])
+    return maybe_tuple([Shape.array(t, sizes, dynamic_dimensions=dynamic) for t in types])
 
 
 def window_output_dims(dims: tuple[int, ...], window: Window) -> list[int]:
@@ -228,7 +213,7 @@ def reduce_window_shape(ctx: ShapeContext) -> Shape:
     window = ctx.attr("window") or Window()
     dims = window_output_dims(inputs[0].dimensions, window)
     types = check_reducer(ctx, "to_apply", [s.element_type for s in inputs], inits)
-    return _maybe_tuple([Shape.array(t, dims) for t in types])
+    return maybe_tuple([Shape.array(t, dims) for t in types])
 
 
 @shape_rule(Op.SELECT_AND_SCATTER)
@@ -318,62 +303,15 @@ def scan_shape(ctx: ShapeContext) -> Shape:
     )
 
 
-@shape_rule(Op.SORT)
-def sort_shape(ctx: ShapeContext) -> Shape:
-    """The operands' shapes; the comparator takes (T0, T0, T1, T1, ...) scalars -> pred[]."""
-    shapes = [array_operand(ctx, k, f"operand {k}") for k in range(len(ctx.operands))]
-    if not shapes:
-        raise ShapeError("sort needs at least one operand")
-    for k, s in enumerate(shapes[1:], 1):
-        if s.dimensions != shapes[0].dimensions:
-            raise ShapeError(
-                f"operand {k} must have the dimensions of operand 0 (keys): found {shapes[0]} and {s}"
-            )
-    (dim,) = tuple(ctx.attr("dimensions", (0,)))
-    if not 0 <= dim < max(shapes[0].rank, 1):
-        raise ShapeError(f"dimension {dim} is out of range for {shapes[0]}")
-    label, params, result = program(ctx, "to_apply")
-    want = ", ".join(f"{s.element_type.text}[], {s.element_type.text}[]" for s in shapes)
-    ok = len(params) == 2 * len(shapes) and all(
-        p.is_array and p.rank == 0 and p.element_type is shapes[k // 2].element_type
-        for k, p in enumerate(params)
-    )
-    if not ok or not result.compatible(Shape.scalar(PrimitiveType.PRED)):
-        raise ShapeError(
-            f"the comparator {label} must be ({want}) -> pred[]: found {signature(params, result)}"
-        )
-    return _maybe_tuple(list(ctx.operands))
-
-
-@shape_rule(Op.TOP_K)
-def topk_shape(ctx: ShapeContext) -> Shape:
-    """(values, s32 indices), the last dimension cut to k."""
-    operand = array_operand(ctx, 0)
-    k = ctx.attr("k")
-    if operand.rank < 1:
-        raise ShapeError(f"operand 0 must have at least one dimension: found {operand}")
-    last = operand.dimensions[-1]
-    if k is None or k < 0 or (last != UNBOUNDED and k > last):
-        raise ShapeError(f"k={k} must be between 0 and the last dimension of {operand} ({last})")
-    dims = (*operand.dimensions[:-1], k)
-    dynamic = (*operand.dynamic_dimensions[:-1], False)
-    return Shape.make_tuple(
-        (
-            Shape.array(operand.element_type, dims, dynamic_dimensions=dynamic),
-            Shape.array(PrimitiveType.S32, dims, dynamic_dimensions=dynamic),
-        )
-    )
-
-
 # -- builder functions ------------------------------------------------------------------------
-def _first(values: XlaOp | Sequence[XlaOp]) -> XlaOp:
+def first_op(values: XlaOp | Sequence[XlaOp]) -> XlaOp:
     """The first of one op or a sequence of them (to find the builder)."""
     if isinstance(values, list | tuple):
         return values[0] if values else None  # type: ignore[return-value]
     return values  # type: ignore[return-value]
 
 
-def _ops(builder: XlaBuilder, op_name: str, values: Any, what: str) -> tuple[XlaOp, ...]:
+def op_list(builder: XlaBuilder, op_name: str, values: Any, what: str) -> tuple[XlaOp, ...]:
     items = tuple(values) if isinstance(values, list | tuple) else (values,)
     require_ops(builder, op_name, **{what: items})
     if not items:
@@ -391,8 +329,8 @@ def Reduce(
 ) -> XlaOp:
     """Reduce the given dimensions with `computation`; several operands and init values make a
     variadic reduce with a tuple result (page 003)."""
-    inputs = _ops(builder, "Reduce", operands, "operands")
-    inits = _ops(builder, "Reduce", init_values, "init_values")
+    inputs = op_list(builder, "Reduce", operands, "operands")
+    inits = op_list(builder, "Reduce", init_values, "init_values")
     if len(inputs) != len(inits):
         raise builder.error(
             "Reduce", f"needs one init value per operand: found {len(inputs)} and {len(inits)}"
@@ -423,9 +361,12 @@ def ReduceWindowWithGeneralPadding(
     padding: Sequence[tuple[int, int]],
 ) -> XlaOp:
     """Reduce every window (explicit padding and dilations)."""
-    builder = builder_of("ReduceWindowWithGeneralPadding", _first(operands))
+    builder = builder_of("ReduceWindowWithGeneralPadding", first_op(operands))
     name = "ReduceWindowWithGeneralPadding"
-    inputs, inits = _ops(builder, name, operands, "operands"), _ops(builder, name, init_values, "init_values")
+    inputs, inits = (
+        op_list(builder, name, operands, "operands"),
+        op_list(builder, name, init_values, "init_values"),
+    )
     pairs = padding_pairs(builder, name, padding, len(tuple(window_dimensions)))
     window = make_window(
         builder, name, window_dimensions, window_strides, pairs, base_dilations, window_dilations
@@ -444,7 +385,7 @@ def ReduceWindow(
     padding: str,
 ) -> XlaOp:
     """Reduce every window, with "SAME" or "VALID" padding (page 003)."""
-    first = _first(operands)
+    first = first_op(operands)
     builder = builder_of("ReduceWindow", first)
     require_ops(builder, "ReduceWindow", operands=first)
     kind = padding_type(builder, "ReduceWindow", padding)
@@ -512,7 +453,7 @@ def Map(
     static_operands: Sequence[XlaOp] = (),
 ) -> XlaOp:
     """Apply a scalar computation to every element of the operands (page 003)."""
-    inputs = _ops(builder, "Map", operands, "operands")
+    inputs = op_list(builder, "Map", operands, "operands")
     if static_operands:
         raise builder.error("Map", "static_operands are not supported by XLA's Map either")
     attrs = {
@@ -520,37 +461,6 @@ def Map(
         "to_apply": embed(builder, "Map", computation, "computation"),
     }
     return builder.add("Map", Op.MAP, inputs, attrs)
-
-
-@builder_function
-def Sort(
-    operands: XlaOp | Sequence[XlaOp],
-    comparator: XlaComputation,
-    dimension: int = -1,
-    is_stable: bool = False,
-) -> XlaOp:
-    """Sort along `dimension` (-1: the last) by `comparator`; the other operands follow the
-    keys' permutation (page 003)."""
-    builder = builder_of("Sort", _first(operands))
-    inputs = _ops(builder, "Sort", operands, "operands")
-    rank = inputs[0].shape.rank if inputs[0].shape.is_array else 0
-    if not isinstance(dimension, int) or not -max(rank, 1) <= dimension < max(rank, 1):
-        raise builder.error("Sort", f"dimension {dimension!r} is out of range for {inputs[0].shape}")
-    attrs = {
-        "dimensions": (dimension % max(rank, 1),),
-        "is_stable": bool(is_stable),
-        "to_apply": embed(builder, "Sort", comparator, "comparator"),
-    }
-    return builder.add("Sort", Op.SORT, inputs, attrs)
-
-
-@builder_function
-def TopK(operand: XlaOp, k: int, largest: bool = True) -> XlaOp:
-    """(the k largest (or smallest) values along the last dimension, their s32 indices)."""
-    builder = builder_of("TopK", operand)
-    if not isinstance(k, int) or isinstance(k, bool):
-        raise builder.error("TopK", f"k must be an int: found {k!r}")
-    return builder.add("TopK", Op.TOP_K, (operand,), {"k": k, "largest": bool(largest)})
 
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -602,19 +512,6 @@ def scan_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
         return tuple(values) if result.is_tuple else values[0]
 
     return run
-
-
-@kernel(Op.SORT)
-def sort_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    types = [s.element_type for s in ctx.operand_shapes(instr)]
-    return sort_fn(instr.attrs["to_apply"], instr.attrs["dimensions"][0], ctx, types)
-
-
-@kernel(Op.TOP_K)
-def topk_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    k, largest = instr.attrs["k"], instr.attrs.get("largest", True)
-    width = ctx.operand_shapes(instr)[0].element_type.bit_width
-    return lambda x: top_k(x, k, largest, width)
 
 
 @kernel(Op.SELECT_AND_SCATTER)

@@ -1,0 +1,134 @@
+"""Sorting: sort (variadic, any comparator) and top-k; their attributes, shape rules, builder
+functions and kernels (the sorting algorithms live in hlo.engine.sorting)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..dtypes import PrimitiveType
+from ..engine.sorting import sort_fn, top_k
+from ..errors import ShapeError
+from ..ir.instruction import Instruction
+from ..ir.opcode import Opcode
+from ..shape import UNBOUNDED, Shape
+from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST
+from .array_rules import one_dimension
+from .callee import embed, program, signature
+from .reduce import first_op, maybe_tuple, op_list
+from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule
+from .rule_helpers import array_operand, builder_of
+
+if TYPE_CHECKING:
+    from ..builder import XlaComputation, XlaOp
+    from ..engine.plan import KernelContext
+
+Op = Opcode
+
+
+define(
+    Op.SORT,
+    AttrSpec("dimensions", INT_LIST, required=True),
+    AttrSpec("is_stable", BOOL, default=False, printed=if_true),
+    AttrSpec("to_apply", COMPUTATION, required=True),
+    check=one_dimension,
+)
+
+
+define(
+    Op.TOP_K,
+    AttrSpec("k", INT, required=True),
+    AttrSpec("largest", BOOL, default=True),
+    AttrSpec("is_stable", BOOL, default=True),
+)
+
+
+@shape_rule(Op.SORT)
+def sort_shape(ctx: ShapeContext) -> Shape:
+    """The operands' shapes; the comparator takes (T0, T0, T1, T1, ...) scalars -> pred[]."""
+    shapes = [array_operand(ctx, k, f"operand {k}") for k in range(len(ctx.operands))]
+    if not shapes:
+        raise ShapeError("sort needs at least one operand")
+    for k, s in enumerate(shapes[1:], 1):
+        if s.dimensions != shapes[0].dimensions:
+            raise ShapeError(
+                f"operand {k} must have the dimensions of operand 0 (keys): found {shapes[0]} and {s}"
+            )
+    (dim,) = tuple(ctx.attr("dimensions", (0,)))
+    if not 0 <= dim < max(shapes[0].rank, 1):
+        raise ShapeError(f"dimension {dim} is out of range for {shapes[0]}")
+    label, params, result = program(ctx, "to_apply")
+    want = ", ".join(f"{s.element_type.text}[], {s.element_type.text}[]" for s in shapes)
+    ok = len(params) == 2 * len(shapes) and all(
+        p.is_array and p.rank == 0 and p.element_type is shapes[k // 2].element_type
+        for k, p in enumerate(params)
+    )
+    if not ok or not result.compatible(Shape.scalar(PrimitiveType.PRED)):
+        raise ShapeError(
+            f"the comparator {label} must be ({want}) -> pred[]: found {signature(params, result)}"
+        )
+    return maybe_tuple(list(ctx.operands))
+
+
+@shape_rule(Op.TOP_K)
+def topk_shape(ctx: ShapeContext) -> Shape:
+    """(values, s32 indices), the last dimension cut to k."""
+    operand = array_operand(ctx, 0)
+    k = ctx.attr("k")
+    if operand.rank < 1:
+        raise ShapeError(f"operand 0 must have at least one dimension: found {operand}")
+    last = operand.dimensions[-1]
+    if k is None or k < 0 or (last != UNBOUNDED and k > last):
+        raise ShapeError(f"k={k} must be between 0 and the last dimension of {operand} ({last})")
+    dims = (*operand.dimensions[:-1], k)
+    dynamic = (*operand.dynamic_dimensions[:-1], False)
+    return Shape.make_tuple(
+        (
+            Shape.array(operand.element_type, dims, dynamic_dimensions=dynamic),
+            Shape.array(PrimitiveType.S32, dims, dynamic_dimensions=dynamic),
+        )
+    )
+
+
+@builder_function
+def Sort(
+    operands: XlaOp | Sequence[XlaOp],
+    comparator: XlaComputation,
+    dimension: int = -1,
+    is_stable: bool = False,
+) -> XlaOp:
+    """Sort along `dimension` (-1: the last) by `comparator`; the other operands follow the
+    keys' permutation (page 003)."""
+    builder = builder_of("Sort", first_op(operands))
+    inputs = op_list(builder, "Sort", operands, "operands")
+    rank = inputs[0].shape.rank if inputs[0].shape.is_array else 0
+    if not isinstance(dimension, int) or not -max(rank, 1) <= dimension < max(rank, 1):
+        raise builder.error("Sort", f"dimension {dimension!r} is out of range for {inputs[0].shape}")
+    attrs = {
+        "dimensions": (dimension % max(rank, 1),),
+        "is_stable": bool(is_stable),
+        "to_apply": embed(builder, "Sort", comparator, "comparator"),
+    }
+    return builder.add("Sort", Op.SORT, inputs, attrs)
+
+
+@builder_function
+def TopK(operand: XlaOp, k: int, largest: bool = True) -> XlaOp:
+    """(the k largest (or smallest) values along the last dimension, their s32 indices)."""
+    builder = builder_of("TopK", operand)
+    if not isinstance(k, int) or isinstance(k, bool):
+        raise builder.error("TopK", f"k must be an int: found {k!r}")
+    return builder.add("TopK", Op.TOP_K, (operand,), {"k": k, "largest": bool(largest)})
+
+
+@kernel(Op.SORT)
+def sort_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    types = [s.element_type for s in ctx.operand_shapes(instr)]
+    return sort_fn(instr.attrs["to_apply"], instr.attrs["dimensions"][0], ctx, types)
+
+
+@kernel(Op.TOP_K)
+def topk_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    k, largest = instr.attrs["k"], instr.attrs.get("largest", True)
+    width = ctx.operand_shapes(instr)[0].element_type.bit_width
+    return lambda x: top_k(x, k, largest, width)
