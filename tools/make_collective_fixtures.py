@@ -34,29 +34,144 @@ def case(body: str, t: str, in_shape: str, out_shape: str, fn: str = "") -> str:
 
 CASES = [
     # (hlo, dtype, replicas, partitions)
-    (case("all-reduce(x), replica_groups={}, to_apply=red", "f32", "3", "3", reducer("f32", "add")), "f32", 4, 1),
-    (case("all-reduce(x), replica_groups={{3,0},{1,2}}, to_apply=red", "f32", "3", "3", reducer("f32", "add")), "f32", 4, 1),
-    (case("all-reduce(x), replica_groups={}, to_apply=red", "f32", "3", "3", reducer("f32", "maximum")), "f32", 4, 1),
-    (case("all-reduce(x), replica_groups={}, to_apply=red", "f32", "3", "3", reducer("f32", "minimum")), "f32", 4, 1),
-    (case("all-reduce(x), replica_groups={}, to_apply=red", "bf16", "3", "3", reducer("bf16", "add")), "bf16", 4, 1),
-    (case("all-reduce(x), replica_groups={}, to_apply=red", "f16", "3", "3", reducer("f16", "add")), "f16", 4, 1),
-    (case("all-reduce(x), replica_groups={}, to_apply=red", "s32", "3", "3", reducer("s32", "add")), "s32", 4, 1),
-    (case("all-reduce(x), replica_groups={}, to_apply=red", "s32", "3", "3", reducer("s32", "multiply")), "s32", 4, 1),
+    (
+        case("all-reduce(x), replica_groups={}, to_apply=red", "f32", "3", "3", reducer("f32", "add")),
+        "f32",
+        4,
+        1,
+    ),
+    (
+        case(
+            "all-reduce(x), replica_groups={{3,0},{1,2}}, to_apply=red",
+            "f32",
+            "3",
+            "3",
+            reducer("f32", "add"),
+        ),
+        "f32",
+        4,
+        1,
+    ),
+    (
+        case("all-reduce(x), replica_groups={}, to_apply=red", "f32", "3", "3", reducer("f32", "maximum")),
+        "f32",
+        4,
+        1,
+    ),
+    (
+        case("all-reduce(x), replica_groups={}, to_apply=red", "f32", "3", "3", reducer("f32", "minimum")),
+        "f32",
+        4,
+        1,
+    ),
+    (
+        case("all-reduce(x), replica_groups={}, to_apply=red", "bf16", "3", "3", reducer("bf16", "add")),
+        "bf16",
+        4,
+        1,
+    ),
+    (
+        case("all-reduce(x), replica_groups={}, to_apply=red", "f16", "3", "3", reducer("f16", "add")),
+        "f16",
+        4,
+        1,
+    ),
+    (
+        case("all-reduce(x), replica_groups={}, to_apply=red", "s32", "3", "3", reducer("s32", "add")),
+        "s32",
+        4,
+        1,
+    ),
+    (
+        case("all-reduce(x), replica_groups={}, to_apply=red", "s32", "3", "3", reducer("s32", "multiply")),
+        "s32",
+        4,
+        1,
+    ),
     (case("all-gather(x), replica_groups={}, dimensions={1}", "f32", "2,3", "2,12"), "f32", 4, 1),
     (case("all-gather(x), replica_groups={{3,0},{1,2}}, dimensions={0}", "f32", "2,3", "4,3"), "f32", 4, 1),
-    (case("reduce-scatter(x), replica_groups={}, dimensions={0}, to_apply=red", "f32", "8,2", "2,2", reducer("f32", "add")), "f32", 4, 1),
-    (case("reduce-scatter(x), replica_groups={{1,0},{2,3}}, dimensions={1}, to_apply=red", "f32", "2,4", "2,2", reducer("f32", "add")), "f32", 4, 1),
+    (
+        case(
+            "reduce-scatter(x), replica_groups={}, dimensions={0}, to_apply=red",
+            "f32",
+            "8,2",
+            "2,2",
+            reducer("f32", "add"),
+        ),
+        "f32",
+        4,
+        1,
+    ),
+    (
+        case(
+            "reduce-scatter(x), replica_groups={{1,0},{2,3}}, dimensions={1}, to_apply=red",
+            "f32",
+            "2,4",
+            "2,2",
+            reducer("f32", "add"),
+        ),
+        "f32",
+        4,
+        1,
+    ),
     (case("all-to-all(x), replica_groups={{0,1,2,3}}, dimensions={0}", "f32", "8,3", "8,3"), "f32", 4, 1),
     (case("all-to-all(x), replica_groups={{0,1},{2,3}}, dimensions={1}", "f32", "2,4", "2,4"), "f32", 4, 1),
-    (case("collective-permute(x), source_target_pairs={{0,1},{1,2},{2,3},{3,0}}", "f32", "3", "3"), "f32", 4, 1),
+    (
+        case("collective-permute(x), source_target_pairs={{0,1},{1,2},{2,3},{3,0}}", "f32", "3", "3"),
+        "f32",
+        4,
+        1,
+    ),
     (case("collective-permute(x), source_target_pairs={{0,2},{2,1}}", "f32", "3", "3"), "f32", 4, 1),
     # replicas x partitions: the group modes
-    (case("all-reduce(x), replica_groups={}, to_apply=red", "f32", "3", "3", reducer("f32", "add")), "f32", 2, 2),
-    (case("all-reduce(x), channel_id=1, replica_groups={}, to_apply=red", "f32", "3", "3", reducer("f32", "add")), "f32", 2, 2),
-    (case("all-reduce(x), channel_id=1, replica_groups={{0,3},{1,2}}, use_global_device_ids=true, to_apply=red", "f32", "3", "3", reducer("f32", "add")), "f32", 2, 2),
-    (case("all-gather(x), channel_id=1, replica_groups={}, dimensions={0}", "f32", "1,3", "4,3"), "f32", 2, 2),
-    (case("collective-permute(x), channel_id=1, source_target_pairs={{0,1},{1,0}}", "f32", "3", "3"), "f32", 2, 2),
-    (case("all-to-all(x), channel_id=1, replica_groups={{0,1}}, dimensions={0}", "f32", "4,3", "4,3"), "f32", 2, 2),
+    (
+        case("all-reduce(x), replica_groups={}, to_apply=red", "f32", "3", "3", reducer("f32", "add")),
+        "f32",
+        2,
+        2,
+    ),
+    (
+        case(
+            "all-reduce(x), channel_id=1, replica_groups={}, to_apply=red",
+            "f32",
+            "3",
+            "3",
+            reducer("f32", "add"),
+        ),
+        "f32",
+        2,
+        2,
+    ),
+    (
+        case(
+            "all-reduce(x), channel_id=1, replica_groups={{0,3},{1,2}}, use_global_device_ids=true, to_apply=red",
+            "f32",
+            "3",
+            "3",
+            reducer("f32", "add"),
+        ),
+        "f32",
+        2,
+        2,
+    ),
+    (
+        case("all-gather(x), channel_id=1, replica_groups={}, dimensions={0}", "f32", "1,3", "4,3"),
+        "f32",
+        2,
+        2,
+    ),
+    (
+        case("collective-permute(x), channel_id=1, source_target_pairs={{0,1},{1,0}}", "f32", "3", "3"),
+        "f32",
+        2,
+        2,
+    ),
+    (
+        case("all-to-all(x), channel_id=1, replica_groups={{0,1}}, dimensions={0}", "f32", "4,3", "4,3"),
+        "f32",
+        2,
+        2,
+    ),
 ]
 
 
@@ -100,7 +215,9 @@ def run_on_cpu(text: str, args: list[np.ndarray], replicas: int, partitions: int
     executable = backend.compile_and_load(mlir, xc.DeviceList(tuple(devices)), options)
     mesh = Mesh(np.array(devices), ("d",))
     global_array = jax.make_array_from_single_device_arrays(
-        args[0].shape, NamedSharding(mesh, PartitionSpec()), [jax.device_put(a, dev) for a, dev in zip(args, devices)]
+        args[0].shape,
+        NamedSharding(mesh, PartitionSpec()),
+        [jax.device_put(a, dev) for a, dev in zip(args, devices)],
     )
     outs = executable.execute_sharded([global_array]).disassemble_into_single_device_arrays()
     return [np.asarray(o) for o in outs[0]]
