@@ -230,3 +230,52 @@ ENTRY e {
         match=r"%s: the comparator is not a strict weak order: it finds an element less than itself",
     ):
         hlo.run(hlo.parse_module(text), np.arange(5, dtype=np.float32))
+
+
+def test_sort_with_a_comparator_that_is_no_key_runs_the_merge_sort():
+    # a - b < 0 reads both parameters at once: no key to extract, so the vectorized merge sort
+    text = """HloModule m
+lt {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  pa = s32[] parameter(2)
+  pb = s32[] parameter(3)
+  d = s32[] subtract(a, b)
+  z = s32[] constant(0)
+  ROOT r = pred[] compare(d, z), direction=LT
+}
+ENTRY e {
+  x = s32[2,9] parameter(0)
+  i = s32[2,9] iota(), iota_dimension=1
+  ROOT s = (s32[2,9], s32[2,9]) sort(x, i), dimensions={1}, is_stable=true, to_apply=lt
+}
+"""
+    x = np.array([[5, 3, 5, 1, 3, 9, 0, 5, 3], [2, 2, 2, 1, 1, 1, 0, 0, 0]], np.int32)
+    values, order = hlo.run(hlo.parse_module(text), x)
+    assert values.tolist() == np.sort(x, axis=1).tolist()
+    assert order.tolist() == np.argsort(x, axis=1, kind="stable").tolist()
+
+
+def test_lexicographic_comparator():
+    text = """HloModule m
+lex {
+  a0 = f32[] parameter(0)
+  b0 = f32[] parameter(1)
+  a1 = s32[] parameter(2)
+  b1 = s32[] parameter(3)
+  lt0 = pred[] compare(a0, b0), direction=LT, type=TOTALORDER
+  eq0 = pred[] compare(a0, b0), direction=EQ, type=TOTALORDER
+  gt1 = pred[] compare(a1, b1), direction=GT
+  tie = pred[] and(eq0, gt1)
+  ROOT r = pred[] or(lt0, tie)
+}
+ENTRY e {
+  x = f32[6] parameter(0)
+  y = s32[6] parameter(1)
+  ROOT s = (f32[6], s32[6]) sort(x, y), dimensions={0}, is_stable=true, to_apply=lex
+}
+"""
+    x = np.array([2.0, 1.0, 2.0, np.nan, 1.0, -0.0], np.float32)
+    y = np.array([1, 5, 7, 0, 2, 3], np.int32)
+    keys, second = hlo.run(hlo.parse_module(text), x, y)
+    assert second.tolist() == [3, 5, 2, 7, 1, 0]  # -0 < 1 (5 before 2) < 2 (7 before 1) < NaN

@@ -117,8 +117,11 @@ def sort_fn(
     computation: str, dimension: int, ctx: KernelContext, operand_types: Sequence[Any]
 ) -> Callable[..., Any]:
     """The kernel of sort: every operand permuted along `dimension` by the order of the keys."""
+    from .sort_keys import comparator_keys
+
     key = sort_keys(ctx.module.computation(computation), operand_types)
-    less = None if key is not None else lifted(ctx, computation, "sort")
+    keys = None if key is not None else comparator_keys(ctx.module.computation(computation), ctx)
+    less = None if key is not None or keys is not None else lifted(ctx, computation, "sort")
 
     def run(*operands: np.ndarray) -> Any:
         moved = [np.moveaxis(o, dimension, -1) for o in operands]
@@ -127,6 +130,9 @@ def sort_fn(
         else:
             if key is not None:
                 order = np.argsort(key(moved[0]), axis=-1, kind="stable")
+            elif keys is not None:
+                # lexsort: the last key is the primary one; stable like XLA's stable sort
+                order = np.lexsort([k(moved) for k in reversed(keys)], axis=-1)
             else:
                 assert less is not None
                 order = merge_sort_order(moved, less)
