@@ -279,3 +279,4 @@ ENTRY e {
     y = np.array([1, 5, 7, 0, 2, 3], np.int32)
     keys, second = hlo.run(hlo.parse_module(text), x, y)
     assert second.tolist() == [3, 5, 2, 7, 1, 0]  # -0 < 1 (5 before 2) < 2 (7 before 1) < NaN
+    assert np.array_equal(keys, [-0.0, 1, 1, 2, 2, np.nan], equal_nan=True) and np.signbit(keys[0])
