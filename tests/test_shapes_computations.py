@@ -152,7 +152,7 @@ BAD: list[tuple[str, list[str], Callable[..., Any], str]] = [
     ("sort dimension", ["f32[3,5]"], lambda b, x: ops.Sort(x, LT, 2), r"dimension 2 is out of range"),
     ("topk k", ["f32[3,5]"], lambda b, x: ops.TopK(x, 6), r"k=6 must be between 0 and the last dimension"),
     ("dot contracting", ["f32[3,4]", "f32[5]"], lambda b, x, y: ops.Dot(x, y), r"contracting dimension 1 of lhs \(4\) does not match contracting dimension 0 of rhs \(5\)"),
-    ("dot rank", ["f32[2,3,4]", "f32[4]"], lambda b, x, y: ops.Dot(x, y), r"lhs must be a vector or a matrix"),
+    ("dot rank-3 lhs contracts dimension 1", ["f32[2,3,4]", "f32[4]"], lambda b, x, y: ops.Dot(x, y), r"Dot.*contracting dimension 1 of lhs \(3\) does not match contracting dimension 0 of rhs \(4\)"),
     ("dot-general batch", ["f32[2,3]", "f32[3,3]"], lambda b, x, y: ops.DotGeneral(x, y, DotDimensionNumbers((1,), (0,), (0,), (0,))), r"a lhs dimension is repeated|batch dimension 0 of lhs \(2\) does not match"),
     ("conv features", ["f32[1,2,5,5]", "f32[3,4,3,3]"], lambda b, x, k: ops.Conv(x, k, [1, 1], "VALID"), r"kernel's input features \(4\) times feature_group_count=1 must equal the input features \(2\)"),
     ("conv groups", ["f32[1,4,5,5]", "f32[3,2,3,3]"], lambda b, x, k: ops.Conv(x, k, [1, 1], "VALID", feature_group_count=2), r"output features \(3\) must be divisible by feature_group_count=2"),

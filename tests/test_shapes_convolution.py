@@ -23,7 +23,7 @@ from hlo import ops
 from hlo.ir.attrs import ConvolutionDimensionNumbers, Window
 from hlo.ops.convolution import default_dimension_numbers
 from hlo.ops.dot import PrecisionConfig
-from hlo.ops.registry import REGISTRY, ShapeContext
+from shape_checks import rule_errors as shape_rule_errors
 
 Fn = Callable[[list[Any], hlo.XlaBuilder], Any]
 GOLDEN = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
@@ -46,31 +46,8 @@ def run(shapes: Sequence[str], fn: Fn) -> tuple[str, hlo.XlaBuilder, Any]:
     return result.shape.to_string(print_layout=False), b, result
 
 
-def _no_callees(name: str) -> Any:
-    raise KeyError(name)  # convolution calls no computation
-
-
 def rule_errors(text: str) -> list[str]:
-    """Each convolution of `text` checked by the rule with its written result shape (as the
-    verifier does: the written element type is the preferred one); the messages of those that
-    fail."""
-    module = hlo.parse_module(text)
-    errors = []
-    for c in module.computations:
-        for i in c.instructions:
-            if i.opcode is not hlo.Opcode.CONVOLUTION:
-                continue
-            operands = tuple(c.by_name[o].shape for o in i.operands)
-            preferred = i.shape.element_type if i.shape.is_array else None
-            ctx = ShapeContext(i.opcode, operands, i.attrs, _no_callees, preferred, shape=i.shape)
-            try:
-                inferred = REGISTRY[i.opcode].shape_rule(ctx)  # type: ignore[misc]
-            except hlo.ShapeError as e:
-                errors.append(f"%{i.name}: {e.message}")
-                continue
-            if not inferred.compatible(i.shape) or inferred.dynamic_dimensions != i.shape.dynamic_dimensions:
-                errors.append(f"%{i.name}: gives {inferred}, not {i.shape}")
-    return errors
+    return shape_rule_errors(text, ("convolution",), same_dynamic=True)
 
 
 def window_of(b: hlo.XlaBuilder, op: Any) -> str:

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 import hlo
 from hlo import ops
 from hlo.ir.attrs import PaddingConfig, PaddingDimension
-from hlo.ops.registry import REGISTRY, ShapeContext, spec
+from hlo.ops.registry import spec
+from shape_checks import rule_errors as shape_rule_errors
 
 Fn = Callable[[list[Any], hlo.XlaBuilder], Any]
 GOLDEN = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
@@ -37,31 +38,8 @@ def run(shapes: Sequence[str], fn: Fn) -> tuple[str, list[str], hlo.XlaBuilder]:
     return result.shape.to_string(print_layout=False), emitted, b
 
 
-def _no_callees(name: str) -> Any:
-    raise KeyError(name)  # these ops call no computation
-
-
 def rule_errors(text: str) -> list[str]:
-    """Each instruction of `text` checked by its op's rule with the written result shape (as the
-    verifier does); the messages of those that fail."""
-    module = hlo.parse_module(text)
-    errors = []
-    for c in module.computations:
-        for i in c.instructions:
-            rule = REGISTRY[i.opcode].shape_rule
-            if rule is None or rule.__module__.rsplit(".", 1)[-1] not in MY_MODULES:
-                continue
-            operands = tuple(c.by_name[o].shape for o in i.operands)
-            preferred = i.shape.element_type if i.shape.is_array else None
-            ctx = ShapeContext(i.opcode, operands, i.attrs, _no_callees, preferred, shape=i.shape)
-            try:
-                inferred = rule(ctx)
-            except hlo.ShapeError as e:
-                errors.append(f"%{i.name}: {e.message}")
-                continue
-            if not inferred.compatible(i.shape):
-                errors.append(f"%{i.name}: gives {inferred}, not {i.shape}")
-    return errors
+    return shape_rule_errors(text, MY_MODULES)
 
 
 def module(body: str) -> str:

@@ -63,7 +63,7 @@ def dot_general(
     b = _prepare(rhs, dtype, flush).transpose([*rhs_batch, *rhs_contracting, *rhs_free])
     a = a.reshape(math.prod(batch), math.prod(m), k)
     b = b.reshape(math.prod(batch), k, math.prod(n))
-    out = np.matmul(a, b).reshape(*batch, *m, *n)
+    out = np.matmul(a, b).reshape((*batch, *m, *n))
     return _finish(out, result, flush)
 
 

@@ -1,8 +1,9 @@
-"""Dot products: dot (dot-general), ragged-dot and scaled-dot."""
+"""Dot products: dot (dot-general), ragged-dot and scaled-dot (page 003: Dot, DotGeneral; XLA's
+InferDotOpShape, InferRaggedDotOpShape and the verifier's scaled-dot checks)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ from ..shape import UNBOUNDED, Shape, as_primitive_type
 from ..text.attr_codecs import INT_LIST, EnumCodec, Simple
 from ..text.lexer import Tok
 from ..text.reader import TextReader
-from .array_rules import higher_precision, int_tuple, require_ops
+from .array_rules import higher_precision, int_tuple, ints_text, require_ops
 from .registry import (
     AttrSpec,
     ShapeContext,
@@ -78,6 +79,9 @@ def dot_dimension_attrs() -> tuple[AttrSpec, ...]:
     )
 
 
+# XLA's parser gives dot one default precision per operand, ragged-dot and scaled-dot two (lhs
+# and rhs). Its parser reads no algorithm= on ragged-dot, but its printer writes one when set:
+# we accept it, so that what we print parses back.
 define(Op.DOT, *dot_dimension_attrs(), *precision_attrs(-1))
 define(
     Op.RAGGED_DOT,
@@ -89,226 +93,346 @@ define(
 define(Op.SCALED_DOT, *dot_dimension_attrs(), *precision_attrs(2))
 
 
-# -- shape rules ------------------------------------------------------------------------------
-def _dims(ctx: ShapeContext) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    return tuple(
-        tuple(ctx.attr(name, ()))
-        for name in ("lhs_batch_dims", "lhs_contracting_dims", "rhs_batch_dims", "rhs_contracting_dims")
-    )  # type: ignore[return-value]
-
-
-def _check_dot_dimensions(op: str, lhs: Shape, rhs: Shape, ctx: ShapeContext) -> None:
-    """XLA's ValidateDotDimensionNumbers and CheckDotDimensionConstraints."""
-    lb, lc, rb, rc = _dims(ctx)
-    pair = f"{lhs} <{op}> {rhs}"
-    for side, shape, batch, contracting in (("lhs", lhs, lb, lc), ("rhs", rhs, rb, rc)):
-        for d in batch + contracting:
-            if not 0 <= d < shape.rank:
-                raise ShapeError(
-                    f"{side} dimension {d} (batch {list(batch)}, contracting {list(contracting)}) is out of "
-                    f"range for {side} {shape}"
-                )
-        if len(set(batch + contracting)) != len(batch + contracting):
-            listed = f"batch {list(batch)} and contracting {list(contracting)}"
-            raise ShapeError(f"a {side} dimension is repeated among {listed}")
-    if len(lc) != len(rc):
-        raise ShapeError(
-            f"{pair}: lhs_contracting_dims={list(lc)} and rhs_contracting_dims={list(rc)} must pair up"
-        )
-    for a, b in zip(lc, rc):
-        if not compatible_size(lhs, a, rhs, b):
-            raise ShapeError(
-                f"{pair}: contracting dimension {a} of lhs ({lhs.dimensions[a]}) does not match contracting "
-                f"dimension {b} of rhs ({rhs.dimensions[b]})"
-            )
-    if len(lb) != len(rb):
-        raise ShapeError(f"{pair}: lhs_batch_dims={list(lb)} and rhs_batch_dims={list(rb)} must pair up")
-    for a, b in zip(lb, rb):
-        if not compatible_size(lhs, a, rhs, b):
-            raise ShapeError(
-                f"{pair}: batch dimension {a} of lhs ({lhs.dimensions[a]}) does not match batch dimension "
-                f"{b} of rhs ({rhs.dimensions[b]})"
-            )
-
-
-def compatible_size(a: Shape, i: int, b: Shape, j: int) -> bool:
-    """Equal sizes, or one of them unbounded (XLA's CompatibleDimensionSizes)."""
-    return a.dimensions[i] == b.dimensions[j] or a.dimensions[i] == UNBOUNDED or b.dimensions[j] == UNBOUNDED
-
-
-def _result_dims(
-    lhs: Shape, rhs: Shape, ctx: ShapeContext, rhs_groups: tuple[int, ...] = ()
-) -> tuple[list[int], list[bool]]:
-    lb, lc, rb, rc = _dims(ctx)
-    dims = [lhs.dimensions[d] for d in lb]
-    dynamic = [lhs.dynamic_dimensions[d] for d in lb]
-    for d in range(lhs.rank):
-        if d not in lb and d not in lc:
-            dims.append(lhs.dimensions[d])
-            dynamic.append(lhs.dynamic_dimensions[d])
-    for d in range(rhs.rank):
-        if d not in rb and d not in rc and d not in rhs_groups:
-            dims.append(rhs.dimensions[d])
-            dynamic.append(rhs.dynamic_dimensions[d])
-    return dims, dynamic
-
-
-def _result_type(ctx: ShapeContext, lhs: Shape, rhs: Shape) -> PrimitiveType:
-    """The preferred element type when one is asked for (HLO text: the written type), else the
-    more precise of the operand types."""
-    if ctx.preferred_element_type is not None:
-        return ctx.preferred_element_type
-    return higher_precision(lhs.element_type, rhs.element_type)
-
-
-@shape_rule(Op.DOT, Op.SCALED_DOT)
-def dot_shape(ctx: ShapeContext) -> Shape:
-    """Batch dimensions, then lhs free dimensions, then rhs free dimensions (XLA's
-    InferDotOpShape; scaled-dot also checks its scales as XLA's verifier does)."""
-    op = ctx.opcode.text
-    lhs, rhs = array_operand(ctx, 0, "lhs"), array_operand(ctx, 1, "rhs")
-    _check_dot_dimensions(op, lhs, rhs, ctx)
-    if ctx.opcode is Op.SCALED_DOT:
-        _check_scales(ctx, lhs, rhs)
-    dims, dynamic = _result_dims(lhs, rhs, ctx)
-    return Shape.array(_result_type(ctx, lhs, rhs), dims, dynamic_dimensions=dynamic)
-
-
-def _check_scales(ctx: ShapeContext, lhs: Shape, rhs: Shape) -> None:
-    """Each scale has its operand's rank and divides its dimensions (or is a bf16 all-ones
-    shape: no scaling); at least one scale is not a scalar."""
-    _lb, lc, _rb, rc = _dims(ctx)
-    scales = (array_operand(ctx, 2, "lhs_scale"), array_operand(ctx, 3, "rhs_scale"))
-    for k, (x, scale, contracting) in enumerate(((lhs, scales[0], lc), (rhs, scales[1], rc))):
-        no_op = (
-            scale.element_type is x.element_type is PrimitiveType.BF16
-            and all(d == 1 for d in scale.dimensions)
-            and any(d != 1 for d in x.dimensions)
-        )
-        if no_op:
-            continue
-        if scale.rank != x.rank:
-            raise ShapeError(
-                f"operand {k + 2} (scale of operand {k}) must have the rank of {x}: found {scale}"
-            )
-        if len(contracting) != 1:
-            raise ShapeError(
-                f"operand {k} must have exactly one contracting dimension: found {list(contracting)}"
-            )
-        for d, (n, m) in enumerate(zip(x.dimensions, scale.dimensions)):
-            if m == 0 or n % m:
-                raise ShapeError(
-                    f"dimension {d} of operand {k} ({x}) must be a multiple of dimension {d} of its "
-                    f"scale ({scale})"
-                )
-    if scales[0].rank == 0 and scales[1].rank == 0:
-        raise ShapeError(
-            f"at least one of the scales must not be a scalar: found {scales[0]} and {scales[1]}"
-        )
-
-
-@shape_rule(Op.RAGGED_DOT)
-def ragged_dot_shape(ctx: ShapeContext) -> Shape:
-    """XLA's InferRaggedDotOpShape: one ragged lhs dimension, non-contracting (rhs has a group
-    dimension), contracting (a leading group dimension in the result) or batch."""
-    lhs, rhs = array_operand(ctx, 0, "lhs"), array_operand(ctx, 1, "rhs")
-    sizes = array_operand(ctx, 2, "group_sizes")
-    _check_dot_dimensions("ragged-dot", lhs, rhs, ctx)
-    lb, lc, rb, rc = _dims(ctx)
-    ragged = tuple(ctx.attr("lhs_ragged_dims", ()))
-    groups = tuple(ctx.attr("rhs_group_dims", ()))
-    if len(ragged) != 1:
-        raise ShapeError(f"lhs_ragged_dims must name exactly one lhs dimension: found {list(ragged)}")
-    r = ragged[0]
-    if not 0 <= r < lhs.rank:
-        raise ShapeError(f"lhs ragged dimension {r} is out of range for lhs {lhs}")
-    mode = "batch" if r in lb else "contracting" if r in lc else "non-contracting"
-    free = [d for d in range(lhs.rank) if d not in lb and d not in lc]
-    if mode == "batch":
-        prefix = list(lb[: lb.index(r)])
-    elif mode == "contracting":
-        prefix = list(lb) + list(lc[: lc.index(r)])
-    else:
-        prefix = list(lb) + free[: free.index(r)]
-    expected = [lhs.dimensions[d] for d in prefix]
-    if sizes.rank == 0:
-        raise ShapeError(f"operand 2 (group_sizes) must have a group dimension: found {sizes}")
-    if sizes.rank != 1 and (sizes.rank != len(expected) + 1 or list(sizes.dimensions[:-1]) != expected):
-        shown = ", ".join(map(str, expected + [sizes.dimensions[-1]]))
-        raise ShapeError(f"operand 2 (group_sizes) must have shape [{shown}]: found {sizes}")
-    count = sizes.dimensions[-1]
-    for g in groups:
-        if not 0 <= g < rhs.rank:
-            raise ShapeError(f"rhs group dimension {g} is out of range for rhs {rhs}")
-        if g in rb or g in rc:
-            raise ShapeError(f"rhs group dimension {g} cannot be a batch or contracting dimension")
-    if mode != "non-contracting" and groups:
-        raise ShapeError(f"the rhs must have no group dimension when the ragged dimension is {mode}")
-    if mode == "non-contracting":
-        if len(groups) != 1:
-            raise ShapeError(
-                "the rhs must have exactly one group dimension when the ragged dimension is non-contracting"
-            )
-        if rhs.dimensions[groups[0]] != count and UNBOUNDED not in (count, rhs.dimensions[groups[0]]):
-            raise ShapeError(
-                f"rhs group dimension {groups[0]} must have size {count} (the number of groups): found {rhs}"
-            )
-    dims, dynamic = _result_dims(lhs, rhs, ctx, groups)
-    if mode == "contracting":
-        dims, dynamic = [count, *dims], [sizes.dynamic_dimensions[-1], *dynamic]
-    return Shape.array(_result_type(ctx, lhs, rhs), dims, dynamic_dimensions=dynamic)
-
-
-# -- builder functions ------------------------------------------------------------------------
+# -- dimension numbers ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class DotDimensionNumbers:
-    """XLA's DotDimensionNumbers (the proto's field names)."""
+    """XLA's DotDimensionNumbers (the proto's field names and order)."""
 
     lhs_contracting_dimensions: tuple[int, ...] = ()
     rhs_contracting_dimensions: tuple[int, ...] = ()
     lhs_batch_dimensions: tuple[int, ...] = ()
     rhs_batch_dimensions: tuple[int, ...] = ()
 
+    @staticmethod
+    def of(attrs: Mapping[str, Any]) -> DotDimensionNumbers:
+        """The numbers of an instruction's attributes (`lhs_batch_dims=`, ...)."""
+        return DotDimensionNumbers(
+            tuple(attrs.get("lhs_contracting_dims", ())),
+            tuple(attrs.get("rhs_contracting_dims", ())),
+            tuple(attrs.get("lhs_batch_dims", ())),
+            tuple(attrs.get("rhs_batch_dims", ())),
+        )
 
+
+@dataclass(frozen=True)
+class RaggedDotDimensionNumbers:
+    """XLA's RaggedDotDimensionNumbers: a dot's numbers, the ragged lhs dimension and the rhs
+    group dimension."""
+
+    dot_dimension_numbers: DotDimensionNumbers | Mapping[str, Sequence[int]] = DotDimensionNumbers()
+    lhs_ragged_dimensions: tuple[int, ...] = ()
+    rhs_group_dimensions: tuple[int, ...] = ()
+
+
+# -- shape rules ------------------------------------------------------------------------------
+def _size(shape: Shape, d: int) -> str:
+    n = shape.dimensions[d]
+    return "?" if n == UNBOUNDED else f"<={n}" if shape.dynamic_dimensions[d] else str(n)
+
+
+def _compatible(a: int, b: int) -> bool:
+    """XLA's CompatibleDimensionSizes: equal, or either unbounded (a bound counts as a size)."""
+    return a == b or UNBOUNDED in (a, b)
+
+
+def check_dot_dimensions(op: str, lhs: Shape, rhs: Shape, dn: DotDimensionNumbers) -> None:
+    """XLA's ValidateDotDimensionNumbers (in range, no dimension twice on a side; the batch
+    dimensions may be anywhere) and CheckDotDimensionConstraints (lists pair up, sizes match)."""
+    sides = (
+        ("lhs", lhs, dn.lhs_batch_dimensions, dn.lhs_contracting_dimensions),
+        ("rhs", rhs, dn.rhs_batch_dimensions, dn.rhs_contracting_dimensions),
+    )
+    for side, shape, batch, contracting in sides:
+        for kind, dims in (("contracting", contracting), ("batch", batch)):
+            for d in dims:
+                if not 0 <= d < shape.rank:
+                    raise ShapeError(
+                        f"{side}_{kind}_dims={ints_text(dims)} contains {d}, not a dimension of "
+                        f"{side} {shape}"
+                    )
+    for side, shape, batch, contracting in sides:
+        listed = list(contracting) + list(batch)
+        repeated = sorted({d for d in listed if listed.count(d) > 1})
+        if repeated:
+            raise ShapeError(
+                f"{side}_batch_dims={ints_text(batch)} and {side}_contracting_dims="
+                f"{ints_text(contracting)} must name each dimension of {side} {shape} at most once: "
+                f"{ints_text(repeated)} repeated"
+            )
+    pair = f"{lhs} <{op}> {rhs}"
+    pairs = (
+        ("contracting", dn.lhs_contracting_dimensions, dn.rhs_contracting_dimensions),
+        ("batch", dn.lhs_batch_dimensions, dn.rhs_batch_dimensions),
+    )
+    for kind, left, right in pairs:
+        if len(left) != len(right):
+            raise ShapeError(
+                f"lhs_{kind}_dims={ints_text(left)} and rhs_{kind}_dims={ints_text(right)} must have "
+                f"the same length: {pair}"
+            )
+        for a, b in zip(left, right):
+            if not _compatible(lhs.dimensions[a], rhs.dimensions[b]):
+                raise ShapeError(
+                    f"{kind} dimension {a} of lhs ({_size(lhs, a)}) does not match {kind} dimension "
+                    f"{b} of rhs ({_size(rhs, b)}): {pair}"
+                )
+
+
+def _free(rank: int, *taken: Sequence[int]) -> list[int]:
+    return [d for d in range(rank) if not any(d in t for t in taken)]
+
+
+def _result(
+    ctx: ShapeContext,
+    lhs: Shape,
+    rhs: Shape,
+    dn: DotDimensionNumbers,
+    rhs_groups: Sequence[int] = (),
+    leading: tuple[int, bool] | None = None,
+) -> Shape:
+    """XLA's GenerateDotResultDimensions: (a leading group dimension,) the batch dimensions (as
+    lhs has them), the other lhs dimensions, the other rhs dimensions, each with its dynamic
+    flag; of the preferred element type when one is asked for, else the more precise operand
+    type (XLA accepts any preferred type, narrower ones too)."""
+    picks = [(lhs, d) for d in dn.lhs_batch_dimensions]
+    picks += [(lhs, d) for d in _free(lhs.rank, dn.lhs_batch_dimensions, dn.lhs_contracting_dimensions)]
+    rhs_free = _free(rhs.rank, dn.rhs_batch_dimensions, dn.rhs_contracting_dimensions, rhs_groups)
+    picks += [(rhs, d) for d in rhs_free]
+    dims = [s.dimensions[d] for s, d in picks]
+    dynamic = [s.dynamic_dimensions[d] for s, d in picks]
+    if leading is not None:
+        dims, dynamic = [leading[0], *dims], [leading[1], *dynamic]
+    t = ctx.preferred_element_type
+    if t is None:
+        t = higher_precision(lhs.element_type, rhs.element_type)
+    elif not t.is_array_type:
+        raise ShapeError(f"the preferred element type must be an array element type: found {t.text}")
+    return Shape.array(t, dims, dynamic_dimensions=dynamic)
+
+
+@shape_rule(Op.DOT)
+def dot_shape(ctx: ShapeContext) -> Shape:
+    """XLA's InferDotOpShape (page 003: DotGeneral)."""
+    lhs, rhs = array_operand(ctx, 0, "lhs"), array_operand(ctx, 1, "rhs")
+    dn = DotDimensionNumbers.of(ctx.attrs)
+    check_dot_dimensions(ctx.opcode.text, lhs, rhs, dn)
+    return _result(ctx, lhs, rhs, dn)
+
+
+def _is_no_op_scale(x: Shape, scale: Shape) -> bool:
+    """XLA's IsNoOpScale: a bf16 scale of a bf16 operand, all its sizes 1 (a scalar too), stands
+    for "not scaled" when the operand has a size other than 1."""
+    return (
+        scale.element_type is x.element_type is PrimitiveType.BF16
+        and all(n == 1 for n in scale.dimensions)
+        and any(n != 1 for n in x.dimensions)
+    )
+
+
+def _check_scale(k: int, side: str, x: Shape, scale: Shape, contracting: tuple[int, ...]) -> None:
+    """XLA's ScalesShapeVerifier: the scale has the operand's rank, the operand exactly one
+    contracting dimension, and each operand size is a multiple of the scale's."""
+    if _is_no_op_scale(x, scale):
+        return
+    if scale.rank != x.rank:
+        raise ShapeError(
+            f"operand {k + 2} ({side}_scale) must have the rank of operand {k} ({side}): found {scale} "
+            f"and {x}"
+        )
+    if len(contracting) != 1:
+        raise ShapeError(
+            f"{side}_contracting_dims={ints_text(contracting)} must name exactly one dimension when "
+            f"{side} is scaled"
+        )
+    for d, (n, m) in enumerate(zip(x.dimensions, scale.dimensions)):
+        if UNBOUNDED in (n, m):
+            continue
+        if m == 0 or n % m:
+            raise ShapeError(
+                f"dimension {d} of operand {k} ({side}, {x}) must be a multiple of dimension {d} of "
+                f"operand {k + 2} ({side}_scale, {scale})"
+            )
+
+
+@shape_rule(Op.SCALED_DOT)
+def scaled_dot_shape(ctx: ShapeContext) -> Shape:
+    """A dot of block-scaled operands (lhs, rhs, lhs_scale, rhs_scale): the scales as XLA's
+    verifier checks them, the result as InferDotOpShape of lhs and rhs."""
+    lhs, rhs = array_operand(ctx, 0, "lhs"), array_operand(ctx, 1, "rhs")
+    lhs_scale, rhs_scale = array_operand(ctx, 2, "lhs_scale"), array_operand(ctx, 3, "rhs_scale")
+    dn = DotDimensionNumbers.of(ctx.attrs)
+    check_dot_dimensions(ctx.opcode.text, lhs, rhs, dn)
+    _check_scale(0, "lhs", lhs, lhs_scale, dn.lhs_contracting_dimensions)
+    _check_scale(1, "rhs", rhs, rhs_scale, dn.rhs_contracting_dimensions)
+    if lhs_scale.rank == 0 and rhs_scale.rank == 0:
+        raise ShapeError(
+            f"at least one of the scales must not be a scalar: found {lhs_scale} and {rhs_scale}"
+        )
+    return _result(ctx, lhs, rhs, dn)
+
+
+# -- ragged-dot -------------------------------------------------------------------------------
+@shape_rule(Op.RAGGED_DOT)
+def ragged_dot_shape(ctx: ShapeContext) -> Shape:
+    """XLA's InferRaggedDotOpShape. The one ragged lhs dimension is split into groups of
+    `group_sizes` rows (shape [b..., x..., g], or [g] for all of them):
+    non-contracting m: [b,m,k] [g,b,k,n] [b,g] -> [b,m,n] (one rhs matrix per group);
+    contracting k:     [b,m,k] [b,k,n]   [b,g] -> [g,b,m,n] (one result per group);
+    batch b:           [b,m,k] [b,k,n]   [g]   -> [b,m,n]."""
+    lhs, rhs = array_operand(ctx, 0, "lhs"), array_operand(ctx, 1, "rhs")
+    sizes = array_operand(ctx, 2, "group_sizes")
+    dn = DotDimensionNumbers.of(ctx.attrs)
+    lb, lc = dn.lhs_batch_dimensions, dn.lhs_contracting_dimensions
+    check_dot_dimensions(ctx.opcode.text, lhs, rhs, dn)
+    ragged = tuple(ctx.attr("lhs_ragged_dims", ()))
+    groups = tuple(ctx.attr("rhs_group_dims", ()))
+    if len(ragged) != 1:
+        raise ShapeError(f"lhs_ragged_dims={ints_text(ragged)} must name exactly one dimension of lhs {lhs}")
+    r = ragged[0]
+    if not 0 <= r < lhs.rank:
+        raise ShapeError(f"lhs_ragged_dims={ints_text(ragged)} contains {r}, not a dimension of lhs {lhs}")
+    if r in lb:
+        mode, prefix = "batch", list(lb[: lb.index(r)])
+    elif r in lc:
+        mode, prefix = "contracting", [*lb, *lc[: lc.index(r)]]
+    else:
+        free = _free(lhs.rank, lb, lc)
+        mode, prefix = "non-contracting", [*lb, *free[: free.index(r)]]
+    expected = [lhs.dimensions[d] for d in prefix]
+    # XLA compares these sizes exactly (no unbounded wildcard); a rank-1 group_sizes is broadcast.
+    if sizes.rank != 1 and (sizes.rank != len(expected) + 1 or list(sizes.dimensions[:-1]) != expected):
+        shape = ",".join([*map(str, expected), "g"])
+        raise ShapeError(
+            f"operand 2 (group_sizes) must have shape [{shape}] or [g] for the {mode} ragged dimension "
+            f"{r} of lhs {lhs}: found {sizes}"
+        )
+    count, count_dynamic = sizes.dimensions[-1], sizes.dynamic_dimensions[-1]
+    for g in groups:
+        if not 0 <= g < rhs.rank:
+            raise ShapeError(f"rhs_group_dims={ints_text(groups)} contains {g}, not a dimension of rhs {rhs}")
+        if g in dn.rhs_batch_dimensions or g in dn.rhs_contracting_dimensions:
+            raise ShapeError(
+                f"rhs_group_dims={ints_text(groups)}: rhs dimension {g} is a batch or contracting dimension"
+            )
+    if mode != "non-contracting":
+        if groups:
+            raise ShapeError(
+                f"rhs_group_dims={ints_text(groups)} must be empty: the ragged dimension {r} of lhs is a "
+                f"{mode} dimension"
+            )
+        leading = (count, count_dynamic) if mode == "contracting" else None
+        return _result(ctx, lhs, rhs, dn, (), leading)
+    if len(groups) != 1:
+        raise ShapeError(
+            f"rhs_group_dims={ints_text(groups)} must name exactly one dimension of rhs {rhs}: the ragged "
+            f"dimension {r} of lhs is a non-contracting dimension"
+        )
+    if not _compatible(count, rhs.dimensions[groups[0]]):
+        raise ShapeError(
+            f"rhs group dimension {groups[0]} ({_size(rhs, groups[0])}) must have the number of groups "
+            f"of operand 2 (group_sizes, {sizes}): {_size(sizes, sizes.rank - 1)}"
+        )
+    return _result(ctx, lhs, rhs, dn, groups)
+
+
+# -- builder functions ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PrecisionConfig:
     """XLA's PrecisionConfig: one precision per operand, and a dot algorithm."""
 
-    operand_precision: tuple[Precision, ...] = ()
-    algorithm: DotAlgorithm = DotAlgorithm.UNSET
+    operand_precision: tuple[Precision | str, ...] = ()
+    algorithm: DotAlgorithm | str = DotAlgorithm.UNSET
+
+
+_DOT_FIELDS = tuple(DotDimensionNumbers.__dataclass_fields__)
+_RAGGED_FIELDS = ("lhs_ragged_dimensions", "rhs_group_dimensions")
+
+
+def _from_mapping(
+    builder: XlaBuilder, op_name: str, numbers: Mapping[str, Any], fields: Sequence[str]
+) -> dict[str, Any]:
+    unknown = sorted(set(numbers) - set(fields))
+    if unknown:
+        raise builder.error(
+            op_name, f"dimension_numbers has unknown fields {unknown}: the fields are {list(fields)}"
+        )
+    return {k: int_tuple(builder, op_name, numbers[k], k) for k in numbers}
+
+
+def _dot_numbers(builder: XlaBuilder, op_name: str, numbers: Any) -> DotDimensionNumbers:
+    if isinstance(numbers, Mapping):
+        return DotDimensionNumbers(**_from_mapping(builder, op_name, numbers, _DOT_FIELDS))
+    if not isinstance(numbers, DotDimensionNumbers):
+        raise builder.error(
+            op_name, f"dimension_numbers must be a DotDimensionNumbers or a dict: found {numbers!r}"
+        )
+    return DotDimensionNumbers(*(int_tuple(builder, op_name, getattr(numbers, f), f) for f in _DOT_FIELDS))
 
 
 def _dimension_attrs(builder: XlaBuilder, op_name: str, numbers: Any) -> dict[str, Any]:
-    if isinstance(numbers, dict):
-        numbers = DotDimensionNumbers(**{k: tuple(v) for k, v in numbers.items()})
-    if not isinstance(numbers, DotDimensionNumbers):
-        raise builder.error(op_name, f"dimension_numbers must be a DotDimensionNumbers: found {numbers!r}")
+    dn = _dot_numbers(builder, op_name, numbers)
     return {
-        "lhs_batch_dims": int_tuple(builder, op_name, numbers.lhs_batch_dimensions, "lhs_batch_dimensions"),
-        "lhs_contracting_dims": int_tuple(
-            builder, op_name, numbers.lhs_contracting_dimensions, "lhs_contracting_dimensions"
-        ),
-        "rhs_batch_dims": int_tuple(builder, op_name, numbers.rhs_batch_dimensions, "rhs_batch_dimensions"),
-        "rhs_contracting_dims": int_tuple(
-            builder, op_name, numbers.rhs_contracting_dimensions, "rhs_contracting_dimensions"
-        ),
+        "lhs_batch_dims": dn.lhs_batch_dimensions,
+        "lhs_contracting_dims": dn.lhs_contracting_dimensions,
+        "rhs_batch_dims": dn.rhs_batch_dimensions,
+        "rhs_contracting_dims": dn.rhs_contracting_dimensions,
     }
+
+
+def _ragged_attrs(builder: XlaBuilder, numbers: Any) -> dict[str, Any]:
+    """A RaggedDotDimensionNumbers, or a dict of its fields (`dot_dimension_numbers` nested, or
+    the four dot fields flat beside the two ragged ones)."""
+    if isinstance(numbers, Mapping):
+        rest = {k: v for k, v in numbers.items() if k in _RAGGED_FIELDS}
+        dot = numbers.get("dot_dimension_numbers")
+        if dot is None:
+            dot = {k: v for k, v in numbers.items() if k not in _RAGGED_FIELDS}
+        elif set(numbers) - {"dot_dimension_numbers", *_RAGGED_FIELDS}:
+            extra = sorted(set(numbers) - {"dot_dimension_numbers", *_RAGGED_FIELDS})
+            raise builder.error("RaggedDot", f"dimension_numbers has unknown fields {extra}")
+        numbers = RaggedDotDimensionNumbers(dot, **rest)
+    if not isinstance(numbers, RaggedDotDimensionNumbers):
+        raise builder.error(
+            "RaggedDot", f"dimension_numbers must be a RaggedDotDimensionNumbers or a dict: found {numbers!r}"
+        )
+    attrs = _dimension_attrs(builder, "RaggedDot", numbers.dot_dimension_numbers)
+    attrs["lhs_ragged_dims"] = int_tuple(
+        builder, "RaggedDot", numbers.lhs_ragged_dimensions, "lhs_ragged_dimensions"
+    )
+    attrs["rhs_group_dims"] = int_tuple(
+        builder, "RaggedDot", numbers.rhs_group_dimensions, "rhs_group_dimensions"
+    )
+    return attrs
 
 
 def precision_config_attrs(
     builder: XlaBuilder, op_name: str, config: PrecisionConfig | None, operands: int
 ) -> dict[str, Any]:
-    """The operand_precision and algorithm attributes of a PrecisionConfig."""
+    """The operand_precision and algorithm attributes of a PrecisionConfig (no precisions: all
+    default)."""
     if config is None:
         return {}
+    if isinstance(config, Mapping):
+        unknown = sorted(set(config) - {"operand_precision", "algorithm"})
+        if unknown:
+            raise builder.error(op_name, f"precision_config has unknown fields {unknown}")
+        config = PrecisionConfig(**config)
     if not isinstance(config, PrecisionConfig):
         raise builder.error(op_name, f"precision_config must be a PrecisionConfig: found {config!r}")
-    precisions = tuple(Precision(p) if isinstance(p, str) else p for p in config.operand_precision)
+    try:
+        precisions = tuple(
+            p if isinstance(p, Precision) else Precision(str(p).lower()) for p in config.operand_precision
+        )
+        algorithm = config.algorithm
+        if not isinstance(algorithm, DotAlgorithm):
+            algorithm = DotAlgorithm(str(algorithm).lower().removeprefix("alg_"))
+    except ValueError as e:
+        raise builder.error(op_name, f"precision_config: {e}") from None
     if precisions and len(precisions) != operands:
         raise builder.error(
             op_name, f"precision_config needs {operands} operand precisions: found {len(precisions)}"
         )
-    attrs: dict[str, Any] = {"algorithm": config.algorithm}
+    attrs: dict[str, Any] = {"algorithm": algorithm}
     if precisions:
         attrs["operand_precision"] = precisions
     return attrs
@@ -323,21 +447,36 @@ def _preferred(builder: XlaBuilder, op_name: str, t: PrimitiveType | str | None)
         raise builder.error(op_name, e.message) from None
 
 
+def _add_dot(
+    op_name: str,
+    opcode: Opcode,
+    operands: dict[str, XlaOp],
+    attrs: dict[str, Any],
+    precision_config: PrecisionConfig | None,
+    preferred_element_type: PrimitiveType | str | None,
+) -> XlaOp:
+    builder = builder_of(op_name, *operands.values())
+    require_ops(builder, op_name, **operands)
+    attrs.update(precision_config_attrs(builder, op_name, precision_config, 2))
+    preferred = _preferred(builder, op_name, preferred_element_type)
+    return builder.add(op_name, opcode, tuple(operands.values()), attrs, preferred_element_type=preferred)
+
+
 @builder_function
 def DotGeneral(
     lhs: XlaOp,
     rhs: XlaOp,
-    dimension_numbers: DotDimensionNumbers | dict[str, Sequence[int]],
+    dimension_numbers: DotDimensionNumbers | Mapping[str, Sequence[int]],
     precision_config: PrecisionConfig | None = None,
     preferred_element_type: PrimitiveType | str | None = None,
 ) -> XlaOp:
-    """Contract the given dimensions of lhs and rhs, batch over the batch dimensions (page 003)."""
+    """Contract the given dimensions of lhs and rhs, batch over the batch dimensions (page 003:
+    DotGeneral); the result: batch, lhs free, rhs free dimensions."""
     builder = builder_of("DotGeneral", lhs, rhs)
-    require_ops(builder, "DotGeneral", lhs=lhs, rhs=rhs)
     attrs = _dimension_attrs(builder, "DotGeneral", dimension_numbers)
-    attrs.update(precision_config_attrs(builder, "DotGeneral", precision_config, 2))
-    preferred = _preferred(builder, "DotGeneral", preferred_element_type)
-    return builder.add("DotGeneral", Op.DOT, (lhs, rhs), attrs, preferred_element_type=preferred)
+    return _add_dot(
+        "DotGeneral", Op.DOT, {"lhs": lhs, "rhs": rhs}, attrs, precision_config, preferred_element_type
+    )
 
 
 @builder_function
@@ -347,15 +486,15 @@ def Dot(
     precision_config: PrecisionConfig | None = None,
     preferred_element_type: PrimitiveType | str | None = None,
 ) -> XlaOp:
-    """vector.vector, matrix.vector, vector.matrix or matrix.matrix: the last dimension of lhs
-    with the first of rhs (page 003's table)."""
+    """Page 003's Dot: dimension 1 of lhs (0 if lhs is a vector) with dimension 0 of rhs, as
+    XlaBuilder::Dot (vector.vector, matrix.vector, vector.matrix, matrix.matrix; XLA checks no
+    rank, so a higher-rank lhs contracts its dimension 1 too)."""
     builder = builder_of("Dot", lhs, rhs)
     require_ops(builder, "Dot", lhs=lhs, rhs=rhs)
-    for side, x in (("lhs", lhs), ("rhs", rhs)):
-        if not x.shape.is_array or x.shape.rank not in (1, 2):
-            raise builder.error("Dot", f"{side} must be a vector or a matrix: found {x.shape}")
-    numbers = DotDimensionNumbers((lhs.shape.rank - 1,), (0,))
-    return DotGeneral(lhs, rhs, numbers, precision_config, preferred_element_type)
+    lhs_dim = 0 if lhs.shape.is_array and lhs.shape.rank == 1 else 1
+    numbers = DotDimensionNumbers((lhs_dim,), (0,))
+    attrs = _dimension_attrs(builder, "Dot", numbers)
+    return _add_dot("Dot", Op.DOT, {"lhs": lhs, "rhs": rhs}, attrs, precision_config, preferred_element_type)
 
 
 @builder_function
@@ -363,24 +502,16 @@ def RaggedDot(
     lhs: XlaOp,
     rhs: XlaOp,
     group_sizes: XlaOp,
-    dimension_numbers: DotDimensionNumbers | dict[str, Sequence[int]],
-    lhs_ragged_dimensions: Sequence[int],
-    rhs_group_dimensions: Sequence[int] = (),
+    dimension_numbers: RaggedDotDimensionNumbers | Mapping[str, Any],
     precision_config: PrecisionConfig | None = None,
     preferred_element_type: PrimitiveType | str | None = None,
 ) -> XlaOp:
-    """A dot whose lhs ragged dimension is split into groups of `group_sizes` rows, each
-    multiplied by its own rhs (XLA's RaggedDotDimensionNumbers, flattened)."""
+    """A dot whose lhs ragged dimension is split into groups of `group_sizes` rows (XlaBuilder::
+    RaggedDot; see ragged_dot_shape for the three modes)."""
     builder = builder_of("RaggedDot", lhs, rhs, group_sizes)
-    require_ops(builder, "RaggedDot", lhs=lhs, rhs=rhs, group_sizes=group_sizes)
-    attrs = _dimension_attrs(builder, "RaggedDot", dimension_numbers)
-    attrs["lhs_ragged_dims"] = int_tuple(builder, "RaggedDot", lhs_ragged_dimensions, "lhs_ragged_dimensions")
-    attrs["rhs_group_dims"] = int_tuple(builder, "RaggedDot", rhs_group_dimensions, "rhs_group_dimensions")
-    attrs.update(precision_config_attrs(builder, "RaggedDot", precision_config, 2))
-    preferred = _preferred(builder, "RaggedDot", preferred_element_type)
-    return builder.add(
-        "RaggedDot", Op.RAGGED_DOT, (lhs, rhs, group_sizes), attrs, preferred_element_type=preferred
-    )
+    attrs = _ragged_attrs(builder, dimension_numbers)
+    operands = {"lhs": lhs, "rhs": rhs, "group_sizes": group_sizes}
+    return _add_dot("RaggedDot", Op.RAGGED_DOT, operands, attrs, precision_config, preferred_element_type)
 
 
 @builder_function
@@ -389,19 +520,16 @@ def ScaledDot(
     rhs: XlaOp,
     lhs_scale: XlaOp,
     rhs_scale: XlaOp,
-    dimension_numbers: DotDimensionNumbers | dict[str, Sequence[int]],
+    dimension_numbers: DotDimensionNumbers | Mapping[str, Sequence[int]],
     precision_config: PrecisionConfig | None = None,
     preferred_element_type: PrimitiveType | str | None = None,
 ) -> XlaOp:
-    """A dot of block-scaled operands (each multiplied by its scale, broadcast over blocks)."""
+    """A dot of block-scaled operands, each multiplied by its scale broadcast over blocks
+    (XlaBuilder::ScaledDot)."""
     builder = builder_of("ScaledDot", lhs, rhs, lhs_scale, rhs_scale)
-    require_ops(builder, "ScaledDot", lhs=lhs, rhs=rhs, lhs_scale=lhs_scale, rhs_scale=rhs_scale)
     attrs = _dimension_attrs(builder, "ScaledDot", dimension_numbers)
-    attrs.update(precision_config_attrs(builder, "ScaledDot", precision_config, 2))
-    preferred = _preferred(builder, "ScaledDot", preferred_element_type)
-    return builder.add(
-        "ScaledDot", Op.SCALED_DOT, (lhs, rhs, lhs_scale, rhs_scale), attrs, preferred_element_type=preferred
-    )
+    operands = {"lhs": lhs, "rhs": rhs, "lhs_scale": lhs_scale, "rhs_scale": rhs_scale}
+    return _add_dot("ScaledDot", Op.SCALED_DOT, operands, attrs, precision_config, preferred_element_type)
 
 
 # -- kernels ----------------------------------------------------------------------------------
@@ -410,11 +538,12 @@ def dot_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarr
     """A batched matmul in the result's working type (engine.linear)."""
     from ..engine.linear import dot_general
 
+    dn = DotDimensionNumbers.of(instr.attrs)
     dims = (
-        tuple(instr.attrs.get("lhs_batch_dims", ())),
-        tuple(instr.attrs.get("lhs_contracting_dims", ())),
-        tuple(instr.attrs.get("rhs_batch_dims", ())),
-        tuple(instr.attrs.get("rhs_contracting_dims", ())),
+        dn.lhs_batch_dimensions,
+        dn.lhs_contracting_dimensions,
+        dn.rhs_batch_dimensions,
+        dn.rhs_contracting_dimensions,
     )
     result, flush = instr.shape.element_type, ctx.options.flush_denormals
     return lambda lhs, rhs: dot_general(lhs, rhs, *dims, result, flush)

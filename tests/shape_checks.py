@@ -1,0 +1,41 @@
+"""What the shape-rule tests share: checking each instruction of HLO text against its op's shape
+rule the way the verifier does (the written result shape, its element type as the preferred
+one), for the op families a test covers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import hlo
+from hlo.ops.registry import REGISTRY, ShapeContext
+
+
+def _no_callees(name: str) -> Any:
+    raise KeyError(name)  # the families checked here call no computation
+
+
+def rule_errors(text: str, families: Iterable[str], same_dynamic: bool = False) -> list[str]:
+    """The messages of the instructions of `text` whose op (of one of the `families`, module
+    names under hlo.ops) breaks its shape rule or gives another shape than written (with
+    `same_dynamic`, also other dynamic dimensions)."""
+    wanted = set(families)
+    module = hlo.parse_module(text)
+    errors = []
+    for c in module.computations:
+        for i in c.instructions:
+            rule = REGISTRY[i.opcode].shape_rule
+            if rule is None or rule.__module__.rsplit(".", 1)[-1] not in wanted:
+                continue
+            operands = tuple(c.by_name[o].shape for o in i.operands)
+            preferred = i.shape.element_type if i.shape.is_array else None
+            ctx = ShapeContext(i.opcode, operands, i.attrs, _no_callees, preferred, shape=i.shape)
+            try:
+                inferred = rule(ctx)
+            except hlo.ShapeError as e:
+                errors.append(f"%{i.name}: {e.message}")
+                continue
+            dynamic_differs = same_dynamic and inferred.dynamic_dimensions != i.shape.dynamic_dimensions
+            if not inferred.compatible(i.shape) or dynamic_differs:
+                errors.append(f"%{i.name}: gives {inferred}, not {i.shape}")
+    return errors
