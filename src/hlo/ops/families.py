@@ -12,6 +12,7 @@ from . import (  # noqa: F401
     linalg,
     reduce,
     rng,
+    scan,
     shape_ops,
     sort,
     tuple_ops,

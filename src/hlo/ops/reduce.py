@@ -1,5 +1,11 @@
-"""Reductions and ops over windows or sequences: reduce, reduce-window, select-and-scatter,
-map, scan (sort and top-k are in sort.py)."""
+"""Reductions and ops over windows: reduce, reduce-window, select-and-scatter and map; their
+attributes, shape rules, builder functions and kernels (sort and top-k are in sort.py, scan in
+scan.py).
+
+The rules are XLA's shape inference (shape_inference.cc: InferReduceShape,
+InferReduceWindowShape, InferSelectAndScatterShape, InferMapShape) plus what XLA's HloVerifier
+adds to it (HandleReduce, HandleReduceWindow, HandleMap); the builder, the parser and the
+verifier share them."""
 
 from __future__ import annotations
 
@@ -16,11 +22,19 @@ from ..errors import ShapeError
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from ..shape import Shape
-from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST, WINDOW
-from .array_rules import check_dims, int_tuple, require_ops
-from .callee import embed, program, signature
-from .registry import AttrSpec, OpContext, ShapeContext, builder_function, define, if_true, kernel, shape_rule
+from ..shape import UNBOUNDED, Shape
+from ..text.attr_codecs import COMPUTATION, INT_LIST, WINDOW, print_window
+from .array_rules import dims_compatible, int_tuple, ints_text, require_ops
+from .callee import embed, program, signature, text
+from .registry import (
+    AttrSpec,
+    OpContext,
+    ShapeContext,
+    builder_function,
+    define,
+    kernel,
+    shape_rule,
+)
 from .rule_helpers import array_operand, builder_of
 from .windows import make_padding, make_window, padding_pairs, padding_type
 
@@ -31,6 +45,7 @@ if TYPE_CHECKING:
 Op = Opcode
 
 
+# -- attributes -------------------------------------------------------------------------------
 def _even_operands(instr: Instruction, operands: tuple[Shape, ...]) -> str | None:
     if len(operands) % 2:
         return f"{instr.opcode.text} expects an even number of operands, but has {len(operands)} operands"
@@ -40,6 +55,7 @@ def _even_operands(instr: Instruction, operands: tuple[Shape, ...]) -> str | Non
 
 
 def _window_printed(value: object, ctx: OpContext) -> bool:
+    # XLA leaves out `window=` when the window has no dimensions (rank-0 operands).
     return bool(getattr(value, "dimensions", ()))
 
 
@@ -51,13 +67,13 @@ define(
 )
 define(
     Op.REDUCE_WINDOW,
-    AttrSpec("window", WINDOW, printed=_window_printed),
+    AttrSpec("window", WINDOW, default=Window(), printed=_window_printed),
     AttrSpec("to_apply", COMPUTATION, required=True),
     check=_even_operands,
 )
 define(
     Op.SELECT_AND_SCATTER,
-    AttrSpec("window", WINDOW, printed=_window_printed),
+    AttrSpec("window", WINDOW, default=Window(), printed=_window_printed),
     AttrSpec("select", COMPUTATION, required=True),
     AttrSpec("scatter", COMPUTATION, required=True),
 )
@@ -68,239 +84,301 @@ def _map_dimensions(ctx: OpContext) -> tuple[int, ...] | None:
     return tuple(range(ctx.shape.rank)) if ctx.shape is not None and ctx.shape.is_array else None
 
 
+def _map_finish(instr: Instruction) -> Instruction:
+    """XLA's HloMapInstruction keeps dimensions {0..rank-1} of its result whatever the text says
+    (the written ones only matter when the result shape is left to inference)."""
+    if instr.shape.is_array:
+        dims = tuple(range(instr.shape.rank))
+        if instr.attrs.get("dimensions") != dims:
+            return instr.with_attr("dimensions", dims)
+    return instr
+
+
 define(
     Op.MAP,
     AttrSpec("dimensions", INT_LIST, default=_map_dimensions),
     AttrSpec("to_apply", COMPUTATION, required=True),
     arity=None,
-)
+).finish = _map_finish
 
 
-def _scan_checks(instr: Instruction, operands: tuple[Shape, ...]) -> str | None:
-    if len(instr.attr("dimensions", ())) != 1:
-        return "scan expects exactly one dimension"
-    carries = instr.attr("num_carries", 0)
-    if len(operands) < carries:
-        return (
-            f"scan expects at least {carries} operands to match the number of carries, "
-            f"but has {len(operands)}"
-        )
-    return None
-
-
-define(
-    Op.SCAN,
-    AttrSpec("dimensions", INT_LIST, required=True),
-    AttrSpec("num_carries", INT, required=True),
-    AttrSpec("is_reverse", BOOL, default=False, printed=if_true),
-    AttrSpec("is_associative", BOOL),
-    AttrSpec("to_apply", COMPUTATION, required=True),
-    check=_scan_checks,
-)
-
-
-# -- shape rules ------------------------------------------------------------------------------
+# -- helpers of the rules ---------------------------------------------------------------------
 def maybe_tuple(shapes: list[Shape]) -> Shape:
     return shapes[0] if len(shapes) == 1 else Shape.make_tuple(shapes)
 
 
-def _scalar_text(t: PrimitiveType) -> str:
-    return f"{t.text}[]"
+def _type_text(t: PrimitiveType) -> str:
+    """`f32[]`, and for floating-point types the precision XLA's shape inference ignores."""
+    return f"{t.text}[]" + (" (any floating-point type)" if t.is_floating_point else "")
+
+
+def _like(shape: Shape, t: PrimitiveType) -> bool:
+    """`shape` is a scalar of type `t`, ignoring floating-point precision (XLA's
+    CompatibleIgnoringFpPrecision against a scalar)."""
+    return shape.is_array and shape.rank == 0 and _same_ignoring_precision(shape.element_type, t)
+
+
+def _same_ignoring_precision(a: PrimitiveType, b: PrimitiveType) -> bool:
+    """XLA's SameElementTypeIgnoringFpPrecision: equal, or both floating point (not complex)."""
+    return a is b or (a.is_floating_point and b.is_floating_point)
 
 
 def check_reducer(
     ctx: ShapeContext, attr: str, inputs: Sequence[PrimitiveType], inits: Sequence[Shape] | None = None
 ) -> list[PrimitiveType]:
-    """XLA's VerifyReducerShape: a computation of 2N scalars (accumulators T0..TN-1, then
-    values of the inputs' types) returning the N accumulators (a tuple when N > 1); the init
-    values, when given, are scalars of the accumulator types. The accumulator types."""
+    """XLA's VerifyReducerShape: a computation of 2N scalars (accumulators T0..TN-1, then values
+    of the inputs' types) returning the N accumulators (a tuple when N > 1; N = 1 may return a
+    scalar or a 1-tuple); the init values, when given, are scalars of the accumulator types.
+    Floating-point precisions may differ where XLA's inference lets them (values and init
+    values), never between an accumulator parameter and the result. The accumulator types."""
     label, params, result = program(ctx, attr)
     n = len(inputs)
     op = ctx.opcode.text
+    sig = signature(params, result)
     want = ", ".join([f"T{k}[]" for k in range(n)] * 2)
     if len(params) != 2 * n:
         raise ShapeError(
             f"{label} must take {2 * n} parameters ({want}) for {n} input{'s' if n > 1 else ''} of {op}: "
-            f"found {signature(params, result)}"
+            f"found {sig}"
         )
-    results = list(result.tuple_shapes) if result.is_tuple else [result]
-    if len(results) != n or (n > 1 and not result.is_tuple):
-        raise ShapeError(
-            f"{label} must return {n} scalar{'s' if n > 1 else ''}: found {signature(params, result)}"
-        )
+    if result.is_array:
+        if n != 1:
+            raise ShapeError(
+                f"{label} must return a tuple of {n} scalars, one per input of {op}: found {sig}"
+            )
+        results = [result]
+    elif result.is_tuple:
+        results = list(result.tuple_shapes)
+        if len(results) != n:
+            raise ShapeError(
+                f"{label} must return {n} scalar{'s' if n > 1 else ''}, one per input of {op}: found {sig}"
+            )
+    else:
+        raise ShapeError(f"{label} must return a scalar or a tuple of scalars: found {sig}")
+    for r in results:
+        if not r.is_array or r.rank != 0:
+            raise ShapeError(f"{label} must return scalars: found {sig}")
     types = []
     for k, r in enumerate(results):
-        if not r.is_array or r.rank != 0:
-            raise ShapeError(f"{label} must return scalars: found {signature(params, result)}")
+        t = r.element_type
         acc, value = params[k], params[n + k]
-        if not acc.is_array or acc.rank != 0 or acc.element_type is not r.element_type:
+        if not acc.compatible(r):
             raise ShapeError(
-                f"{label}: parameter {k} (accumulator) must be {_scalar_text(r.element_type)}, the type "
-                f"it returns: found {signature(params, result)}"
+                f"{label}: parameter {k} (accumulator) must be {t.text}[], the type it returns: found {sig}"
             )
-        if (
-            not value.is_array
-            or value.rank != 0
-            or not _same_ignoring_precision(value.element_type, inputs[k])
-        ):
+        if not _like(value, inputs[k]):
             raise ShapeError(
-                f"{label}: parameter {n + k} must be {_scalar_text(inputs[k])}, the element type of "
-                f"input {k}: "
-                f"found {signature(params, result)}"
+                f"{label}: parameter {n + k} must be {inputs[k].text}[], the element type of input {k}: "
+                f"found {sig}"
             )
-        if inits is not None:
-            init = inits[k]
-            if not init.is_array or init.rank != 0 or init.element_type is not r.element_type:
-                raise ShapeError(
-                    f"init value {k} must be a {_scalar_text(r.element_type)} scalar (the accumulator "
-                    f"type of "
-                    f"{label}): found {init}"
-                )
-        types.append(r.element_type)
+        if not _like(value, t):
+            raise ShapeError(
+                f"{label}: parameter {n + k} must have the type of accumulator {k} ({_type_text(t)}): "
+                f"found {sig}"
+            )
+        if inits is not None and not _like(inits[k], t):
+            raise ShapeError(
+                f"init value {k} must be a {t.text}[] scalar (the accumulator type of {label}"
+                f"{', or another floating-point type' if t.is_floating_point else ''}): "
+                f"found {text(inits[k])}"
+            )
+        types.append(t)
     return types
 
 
-def _same_ignoring_precision(a: PrimitiveType, b: PrimitiveType) -> bool:
-    return a is b or (a.is_floating_point and b.is_floating_point) or (a.is_complex and b.is_complex)
+def _no_mixed_precision(ctx: ShapeContext, attr: str, operands: Sequence[tuple[str, Shape]]) -> None:
+    """XLA's verifier (which allows no mixed precision by default): parameter k of the called
+    computation has the element type of operand k, for each operand given."""
+    label, params, result = program(ctx, attr)
+    for k, (role, shape) in enumerate(operands):
+        if k < len(params) and params[k].element_type is not shape.element_type:
+            raise ShapeError(
+                f"{label}: parameter {k} must have the element type of operand {k} ({role}, {text(shape)}); "
+                f"the verifier allows no mixed precision here: found {signature(params, result)}"
+            )
 
 
 def _inputs_and_inits(ctx: ShapeContext) -> tuple[list[Shape], list[Shape]]:
+    """The N inputs (arrays of one set of dimensions) and the N init values."""
+    if not ctx.operands or len(ctx.operands) % 2:
+        raise ShapeError(
+            f"{ctx.opcode.text} expects N inputs and N init values (an even number of operands, "
+            f"at least 2): found {len(ctx.operands)}"
+        )
     n = len(ctx.operands) // 2
     inputs = [array_operand(ctx, k, f"input {k}") for k in range(n)]
     for k, s in enumerate(inputs[1:], 1):
-        if s.dimensions != inputs[0].dimensions:
-            raise ShapeError(f"input {k} must have the dimensions of input 0: found {inputs[0]} and {s}")
+        if not dims_compatible(s, inputs[0]):
+            raise ShapeError(
+                f"input {k} must have the dimensions of input 0: found {text(inputs[0])} and {text(s)}"
+            )
     return inputs, list(ctx.operands[n:])
 
 
+def _roles(inputs: Sequence[Shape], inits: Sequence[Shape]) -> list[tuple[str, Shape]]:
+    return [(f"input {k}", s) for k, s in enumerate(inputs)] + [
+        (f"init value {k}", s) for k, s in enumerate(inits)
+    ]
+
+
+# -- reduce -----------------------------------------------------------------------------------
 @shape_rule(Op.REDUCE)
 def reduce_shape(ctx: ShapeContext) -> Shape:
-    """The inputs without the reduced dimensions, in the reducer's accumulator types."""
+    """The inputs without the reduced dimensions (dynamic ones stay dynamic), in the reducer's
+    result types; a tuple when the reducer returns one (page 003's Reduce)."""
     inputs, inits = _inputs_and_inits(ctx)
     dims = tuple(ctx.attr("dimensions", ()))
-    check_dims(dims, inputs[0], "dimensions")
+    first = inputs[0]
+    for d in dims:
+        if not 0 <= d < first.rank:
+            raise ShapeError(f"dimensions={ints_text(dims)} contains {d}, not a dimension of {text(first)}")
     types = check_reducer(ctx, "to_apply", [s.element_type for s in inputs], inits)
-    kept = [d for d in range(inputs[0].rank) if d not in dims]
-    sizes = [inputs[0].dimensions[d] for d in kept]
-    dynamic = [inputs[0].dynamic_dimensions[d] for d in kept]
-    return maybe_tuple([Shape.array(t, sizes, dynamic_dimensions=dynamic) for t in types])
+    if len(set(dims)) != len(dims):
+        raise ShapeError(f"dimensions={ints_text(dims)} repeats a dimension of {text(first)}")
+    _no_mixed_precision(ctx, "to_apply", _roles(inputs, inits))
+    kept = [d for d in range(first.rank) if d not in dims]
+    sizes = [first.dimensions[d] for d in kept]
+    dynamic = [first.dynamic_dimensions[d] for d in kept]
+    results = [Shape.array(t, sizes, dynamic_dimensions=dynamic) for t in types]
+    return results[0] if program(ctx, "to_apply")[2].is_array else Shape.make_tuple(results)
 
 
+# -- windows ----------------------------------------------------------------------------------
 def window_output_dims(dims: tuple[int, ...], window: Window) -> list[int]:
-    """Each dimension after a window: dilate the base, pad, slide the dilated window by stride."""
+    """XLA's InferWindowOutputShape: each dimension's base dilated (lhs_dilate), padded (the
+    padding may be negative but must leave a size >= 0), and the dilated window (rhs_dilate)
+    slid over it by its stride; the window needs positive sizes, strides and dilations. An
+    unbounded dimension stays unbounded."""
     if len(window.dimensions) != len(dims):
         raise ShapeError(
-            f"the window has {len(window.dimensions)} dimensions for an operand of rank {len(dims)}"
+            f"the window has {len(window.dimensions)} dimensions for an operand of rank {len(dims)}: "
+            f"window={print_window(window)}"
         )
     out = []
     for k, (size, w) in enumerate(zip(dims, window.dimensions)):
-        if w.size < 0 or w.stride < 1 or w.base_dilation < 1 or w.window_dilation < 1:
-            raise ShapeError(
-                f"window dimension {k} needs size >= 0 and stride, lhs_dilate and rhs_dilate >= 1: found "
-                f"size={w.size} stride={w.stride} lhs_dilate={w.base_dilation} rhs_dilate={w.window_dilation}"
-            )
+        fields = (
+            ("size", w.size),
+            ("stride", w.stride),
+            ("lhs_dilate", w.base_dilation),
+            ("rhs_dilate", w.window_dilation),
+        )
+        for field, value in fields:
+            if value < 1:
+                raise ShapeError(
+                    f"window dimension {k} must have a positive {field}: found {value} in "
+                    f"window={print_window(window)}"
+                )
+        if size == UNBOUNDED:
+            out.append(UNBOUNDED)
+            continue
         base = (size - 1) * w.base_dilation + 1 if size else 0
-        padded = base + w.padding_low + w.padding_high
+        padded = w.padding_low + base + w.padding_high
+        if padded < 0:
+            raise ShapeError(
+                f"the padding {w.padding_low}_{w.padding_high} of window dimension {k} leaves a negative "
+                f"size around {size} (dilated {base}): window={print_window(window)}"
+            )
         extent = (w.size - 1) * w.window_dilation + 1
-        out.append(max(0, (padded - extent) // w.stride + 1) if padded >= extent else 0)
+        out.append(0 if extent > padded else (padded - extent) // w.stride + 1)
     return out
+
+
+def _window_shape(operand: Shape, window: Window, t: PrimitiveType) -> Shape:
+    return Shape.array(
+        t, window_output_dims(operand.dimensions, window), dynamic_dimensions=operand.dynamic_dimensions
+    )
 
 
 @shape_rule(Op.REDUCE_WINDOW)
 def reduce_window_shape(ctx: ShapeContext) -> Shape:
-    """One value per window position, in the reducer's accumulator types."""
+    """One value per window position; each result has its init value's element type (as XLA
+    infers it); a tuple when the reducer returns one (page 003's ReduceWindow)."""
     inputs, inits = _inputs_and_inits(ctx)
+    check_reducer(ctx, "to_apply", [s.element_type for s in inputs], inits)
+    _no_mixed_precision(ctx, "to_apply", _roles(inputs, inits))
     window = ctx.attr("window") or Window()
-    dims = window_output_dims(inputs[0].dimensions, window)
-    types = check_reducer(ctx, "to_apply", [s.element_type for s in inputs], inits)
-    return maybe_tuple([Shape.array(t, dims) for t in types])
+    results = [_window_shape(s, window, init.element_type) for s, init in zip(inputs, inits)]
+    return results[0] if program(ctx, "to_apply")[2].is_array else Shape.make_tuple(results)
 
 
 @shape_rule(Op.SELECT_AND_SCATTER)
 def select_and_scatter_shape(ctx: ShapeContext) -> Shape:
     """The operand's shape: `select` (T, T) -> pred picks one element per window, `scatter`
-    (T, T) -> T adds the source value there; the source has one value per window."""
+    (T, T) -> T combines the source value into it; the source has one value per window
+    (page 003's SelectAndScatter)."""
     operand = array_operand(ctx, 0, "operand")
     source = array_operand(ctx, 1, "source")
     init = array_operand(ctx, 2, "init_value")
     t = operand.element_type
     label, params, result = program(ctx, "select")
-    scalar = Shape.scalar(t)
-    if (
-        len(params) != 2
-        or any(not p.compatible(scalar) for p in params)
-        or not result.compatible(Shape.scalar(PrimitiveType.PRED))
-    ):
-        raise ShapeError(
-            f"{label} must be ({t.text}[], {t.text}[]) -> pred[] for operand {operand}: "
-            f"found {signature(params, result)}"
-        )
+    form = f"{label} must be ({t.text}[], {t.text}[]) -> pred[] for operand {text(operand)}"
+    sig = signature(params, result)
+    if len(params) != 2:
+        raise ShapeError(f"{form}: found {len(params)} parameters in {sig}")
+    if not result.compatible(Shape.scalar(PrimitiveType.PRED)):
+        raise ShapeError(f"{form}: found the result {text(result)} in {sig}")
+    for k, p in enumerate(params):
+        if not _like(p, t):
+            raise ShapeError(f"{form}: found parameter {k} {text(p)} in {sig}")
     check_reducer(ctx, "scatter", [source.element_type], [init])
     window = ctx.attr("window") or Window()
-    expected = window_output_dims(operand.dimensions, window)
-    if list(source.dimensions) != expected:
+    expected = _window_shape(operand, window, t)
+    if not dims_compatible(source, expected):
         raise ShapeError(
-            f"operand 1 (source) must have one value per window, dimensions {expected} for "
-            f"operand {operand}: "
-            f"found {source}"
+            f"operand 1 (source) must have one value per window, dimensions {list(expected.dimensions)} "
+            f"for operand {text(operand)} and window={print_window(window)}: found {text(source)}"
+        )
+    if not _same_ignoring_precision(source.element_type, t):
+        raise ShapeError(
+            f"operand 1 (source) must have the element type of operand 0: found {text(operand)} and "
+            f"{text(source)}"
         )
     return operand
 
 
+# -- map --------------------------------------------------------------------------------------
 @shape_rule(Op.MAP)
 def map_shape(ctx: ShapeContext) -> Shape:
-    """The operands' dimensions with the element type the scalar computation returns."""
+    """The operands' dimensions with the element type the scalar computation returns; an operand
+    may be a scalar of the others' element type (page 003's Map, XLA's InferMapShape)."""
     if not ctx.operands:
         raise ShapeError("map needs at least one operand")
     shapes = [array_operand(ctx, k, f"operand {k}") for k in range(len(ctx.operands))]
+    shape, at = shapes[0], 0
     for k, s in enumerate(shapes[1:], 1):
-        if s.dimensions != shapes[0].dimensions:
-            raise ShapeError(f"operand {k} must have the dimensions of operand 0: found {shapes[0]} and {s}")
-    dims = tuple(ctx.attr("dimensions") or range(shapes[0].rank))
-    if dims != tuple(range(shapes[0].rank)):
+        if s.equal(shape, ignore_layout=True, ignore_dynamic_dimensions=True, ignore_element_type=True):
+            continue
+        if _same_ignoring_precision(s.element_type, shape.element_type) and (s.rank == 0 or shape.rank == 0):
+            if s.rank != 0:
+                shape, at = s, k
+            continue
         raise ShapeError(
-            f"dimensions must be {{0..{shapes[0].rank - 1}}} (map applies to every dimension): "
-            f"found {list(dims)}"
+            f"operand {k} must have the dimensions of operand {at} (or be a scalar of its element type): "
+            f"found {text(shape)} and {text(s)}"
+        )
+    written = ctx.attr("dimensions")
+    dims = tuple(range(shape.rank) if written is None else written)
+    if dims != tuple(range(shape.rank)):
+        raise ShapeError(
+            f"dimensions must be {ints_text(range(shape.rank))} (map applies to every dimension of "
+            f"{text(shape)}): found {ints_text(dims)}"
         )
     label, params, result = program(ctx, "to_apply")
+    sig = signature(params, result)
     if len(params) != len(shapes):
-        raise ShapeError(
-            f"{label} must take {len(shapes)} scalar parameters: found {signature(params, result)}"
-        )
-    for k, (p, s) in enumerate(zip(params, shapes)):
-        if not p.is_array or p.rank != 0 or p.element_type is not s.element_type:
-            raise ShapeError(
-                f"{label}: parameter {k} must be {s.element_type.text}[] (operand {k} is {s}): "
-                f"found {signature(params, result)}"
-            )
+        raise ShapeError(f"{label} must take {len(shapes)} scalar parameters, one per operand: found {sig}")
     if not result.is_array or result.rank != 0:
-        raise ShapeError(f"{label} must return a scalar: found {signature(params, result)}")
-    return Shape.array(
-        result.element_type, shapes[0].dimensions, dynamic_dimensions=shapes[0].dynamic_dimensions
-    )
-
-
-@shape_rule(Op.SCAN)
-def scan_shape(ctx: ShapeContext) -> Shape:
-    carries = ctx.attr("num_carries")
-    (dim,) = ctx.attr("dimensions")
-    inputs = ctx.operands[: len(ctx.operands) - carries]
-    if not inputs:
-        raise ShapeError("Cannot infer shape for scan with no inputs")
-    if not 0 <= dim < inputs[0].rank:
-        raise ShapeError(f"scan dimension {dim} is out of range for operand of rank {inputs[0].rank}")
-    length = inputs[0].dimensions[dim]
-    _, result = ctx.program_shape(ctx.attr("to_apply"))
-
-    def with_scan_dim(s: Shape) -> Shape:
-        return Shape.array(s.element_type, s.dimensions[:dim] + (length,) + s.dimensions[dim:])
-
-    if not result.is_tuple:
-        return result if carries else with_scan_dim(result)
-    arity = len(result.tuple_shapes)
-    return Shape.make_tuple(
-        with_scan_dim(s) if k + carries < arity else s for k, s in enumerate(result.tuple_shapes)
-    )
+        raise ShapeError(f"{label} must return a scalar: found {sig}")
+    for k, (p, s) in enumerate(zip(params, shapes)):
+        if not p.is_array or p.rank != 0:
+            raise ShapeError(f"{label}: parameter {k} must be a scalar: found {sig}")
+        if not _same_ignoring_precision(p.element_type, s.element_type):
+            raise ShapeError(
+                f"{label}: parameter {k} must be {s.element_type.text}[] (operand {k} is {text(s)}): "
+                f"found {sig}"
+            )
+    _no_mixed_precision(ctx, "to_apply", [(f"operand {k}", s) for k, s in enumerate(shapes)])
+    return Shape.array(result.element_type, shape.dimensions, dynamic_dimensions=shape.dynamic_dimensions)
 
 
 # -- builder functions ------------------------------------------------------------------------
@@ -312,6 +390,7 @@ def first_op(values: XlaOp | Sequence[XlaOp]) -> XlaOp:
 
 
 def op_list(builder: XlaBuilder, op_name: str, values: Any, what: str) -> tuple[XlaOp, ...]:
+    """One XlaOp or a sequence of them, as a non-empty tuple of `builder`'s ops."""
     items = tuple(values) if isinstance(values, list | tuple) else (values,)
     require_ops(builder, op_name, **{what: items})
     if not items:
@@ -319,34 +398,109 @@ def op_list(builder: XlaBuilder, op_name: str, values: Any, what: str) -> tuple[
     return items
 
 
+def _inputs_inits(builder: XlaBuilder, name: str, operands: Any, init_values: Any) -> tuple[XlaOp, ...]:
+    """The operands then the init values, one init value per operand."""
+    inputs = op_list(builder, name, operands, "operands")
+    inits = op_list(builder, name, init_values, "init_values")
+    if len(inputs) != len(inits):
+        raise builder.error(name, f"needs one init value per operand: found {len(inputs)} and {len(inits)}")
+    return (*inputs, *inits)
+
+
 @builder_function
 def Reduce(
-    builder: XlaBuilder,
+    builder: XlaBuilder | XlaOp,
     operands: XlaOp | Sequence[XlaOp],
-    init_values: XlaOp | Sequence[XlaOp],
-    computation: XlaComputation,
-    dimensions_to_reduce: Sequence[int],
+    init_values: XlaOp | Sequence[XlaOp] | XlaComputation,
+    computation: XlaComputation | Sequence[int],
+    dimensions_to_reduce: Sequence[int] | None = None,
 ) -> XlaOp:
     """Reduce the given dimensions with `computation`; several operands and init values make a
-    variadic reduce with a tuple result (page 003)."""
-    inputs = op_list(builder, "Reduce", operands, "operands")
-    inits = op_list(builder, "Reduce", init_values, "init_values")
-    if len(inputs) != len(inits):
-        raise builder.error(
-            "Reduce", f"needs one init value per operand: found {len(inputs)} and {len(inits)}"
-        )
+    variadic reduce with a tuple result (page 003). Also XLA's one-operand form
+    Reduce(operand, init_value, computation, dimensions_to_reduce)."""
+    from ..builder import XlaOp
+
+    args: tuple[Any, ...] = (builder, operands, init_values, computation, dimensions_to_reduce)
+    if isinstance(builder, XlaOp):  # XLA's (operand, init_value, computation, dimensions_to_reduce)
+        if dimensions_to_reduce is not None:
+            raise builder.builder.error("Reduce", "takes (builder, operands, init_values, computation, dims)")
+        args = (builder.builder, *args[:4])
+    b, inputs, inits, comp, dims = args
+    if dims is None:
+        raise b.error("Reduce", "dimensions_to_reduce is missing")
+    all_operands = _inputs_inits(b, "Reduce", inputs, inits)
     attrs = {
-        "dimensions": int_tuple(builder, "Reduce", dimensions_to_reduce, "dimensions_to_reduce"),
-        "to_apply": embed(builder, "Reduce", computation, "computation"),
+        "dimensions": int_tuple(b, "Reduce", dims, "dimensions_to_reduce"),
+        "to_apply": embed(b, "Reduce", comp, "computation"),
     }
-    return builder.add("Reduce", Op.REDUCE, (*inputs, *inits), attrs)
+    return b.add("Reduce", Op.REDUCE, all_operands, attrs)
 
 
 @builder_function
 def ReduceAll(operand: XlaOp, init_value: XlaOp, computation: XlaComputation) -> XlaOp:
     """Reduce every dimension (XLA's ReduceAll)."""
     builder = builder_of("ReduceAll", operand)
-    return Reduce(builder, operand, init_value, computation, range(operand.shape.rank))
+    require_ops(builder, "ReduceAll", operand=operand, init_value=init_value)
+    rank = operand.shape.rank if operand.shape.is_array else 0
+    attrs = {
+        "dimensions": tuple(range(rank)),
+        "to_apply": embed(builder, "ReduceAll", computation, "computation"),
+    }
+    return builder.add("ReduceAll", Op.REDUCE, (operand, init_value), attrs)
+
+
+def _given(builder: XlaBuilder, name: str, values: Any, what: str, rank: int, fill: int) -> tuple[int, ...]:
+    """An optional per-dimension list of XLA's window helpers: empty means `fill` everywhere."""
+    items = int_tuple(builder, name, values if values is not None else (), what)
+    return items if items else (fill,) * rank
+
+
+def _general_window(
+    builder: XlaBuilder,
+    name: str,
+    window_dimensions: Any,
+    window_strides: Any,
+    padding: Any,
+    base_dilations: Any = None,
+    window_dilations: Any = None,
+) -> Window:
+    """XLA's InferWindowFromDimensions: every list has one entry per window dimension, or is
+    empty (strides and dilations 1, no padding)."""
+    sizes = int_tuple(builder, name, window_dimensions, "window_dimensions")
+    rank = len(sizes)
+    strides = _given(builder, name, window_strides, "window_strides", rank, 1)
+    pairs = padding_pairs(builder, name, padding, len(padding)) if padding else [(0, 0)] * rank
+    base = _given(builder, name, base_dilations, "base_dilations", rank, 1)
+    dilations = _given(builder, name, window_dilations, "window_dilations", rank, 1)
+    return make_window(builder, name, sizes, strides, pairs, base, dilations)
+
+
+def _same_or_valid(
+    builder: XlaBuilder, name: str, operand: XlaOp, window_dimensions: Any, window_strides: Any, padding: Any
+) -> tuple[tuple[int, ...], tuple[int, ...], list[tuple[int, int]]]:
+    """(sizes, strides, padding pairs) for a "SAME" or "VALID" padding, after XLA's
+    ValidatePaddingValues (one positive size and stride per operand dimension); MakePadding."""
+    kind = padding_type(builder, name, padding)
+    sizes = int_tuple(builder, name, window_dimensions, "window_dimensions")
+    strides = int_tuple(builder, name, window_strides, "window_strides")
+    shape = operand.shape
+    dims = shape.dimensions if shape.is_array else ()
+    if not shape.is_array or not len(dims) == len(sizes) == len(strides):
+        raise builder.error(
+            name,
+            f"window_dimensions={ints_text(sizes)} and window_strides={ints_text(strides)} must have one "
+            f"entry per dimension of the operand {text(shape)}",
+        )
+    for k, (size, stride) in enumerate(zip(sizes, strides)):
+        if size <= 0 or stride <= 0:
+            raise builder.error(
+                name,
+                f"window dimension {k} must have a positive size and stride: found size {size} and "
+                f"stride {stride}",
+            )
+    if kind.name == "SAME" and UNBOUNDED in dims:
+        raise builder.error(name, f'"SAME" padding needs bounded dimensions: found {text(shape)}')
+    return sizes, strides, make_padding(dims, sizes, strides, kind)
 
 
 @builder_function
@@ -360,19 +514,16 @@ def ReduceWindowWithGeneralPadding(
     window_dilations: Sequence[int],
     padding: Sequence[tuple[int, int]],
 ) -> XlaOp:
-    """Reduce every window (explicit padding and dilations)."""
-    builder = builder_of("ReduceWindowWithGeneralPadding", first_op(operands))
+    """Reduce every window, with explicit (low, high) padding and dilations (XLA's form; empty
+    lists mean strides and dilations of 1 and no padding)."""
     name = "ReduceWindowWithGeneralPadding"
-    inputs, inits = (
-        op_list(builder, name, operands, "operands"),
-        op_list(builder, name, init_values, "init_values"),
-    )
-    pairs = padding_pairs(builder, name, padding, len(tuple(window_dimensions)))
-    window = make_window(
-        builder, name, window_dimensions, window_strides, pairs, base_dilations, window_dilations
+    builder = builder_of(name, operands, init_values)
+    all_operands = _inputs_inits(builder, name, operands, init_values)
+    window = _general_window(
+        builder, name, window_dimensions, window_strides, padding, base_dilations, window_dilations
     )
     attrs = {"window": window, "to_apply": embed(builder, name, computation, "computation")}
-    return builder.add(name, Op.REDUCE_WINDOW, (*inputs, *inits), attrs)
+    return builder.add(name, Op.REDUCE_WINDOW, all_operands, attrs)
 
 
 @builder_function
@@ -384,18 +535,35 @@ def ReduceWindow(
     window_strides: Sequence[int],
     padding: str,
 ) -> XlaOp:
-    """Reduce every window, with "SAME" or "VALID" padding (page 003)."""
-    first = first_op(operands)
-    builder = builder_of("ReduceWindow", first)
-    require_ops(builder, "ReduceWindow", operands=first)
-    kind = padding_type(builder, "ReduceWindow", padding)
-    sizes = int_tuple(builder, "ReduceWindow", window_dimensions, "window_dimensions")
-    strides = int_tuple(builder, "ReduceWindow", window_strides, "window_strides")
-    pairs = make_padding(first.shape.dimensions, sizes, strides, kind)
-    ones = (1,) * len(sizes)
-    return ReduceWindowWithGeneralPadding(
-        operands, init_values, computation, sizes, strides, ones, ones, pairs
-    )
+    """Reduce every window, with "SAME" or "VALID" padding (page 003). The padding is XLA's
+    MakePadding of the operands' sizes (their bounds, for dynamic ones)."""
+    name = "ReduceWindow"
+    builder = builder_of(name, operands, init_values)
+    all_operands = _inputs_inits(builder, name, operands, init_values)
+    for op in all_operands[: len(all_operands) // 2]:
+        sizes, strides, pairs = _same_or_valid(builder, name, op, window_dimensions, window_strides, padding)
+    window = make_window(builder, name, sizes, strides, pairs)
+    attrs = {"window": window, "to_apply": embed(builder, name, computation, "computation")}
+    return builder.add(name, Op.REDUCE_WINDOW, all_operands, attrs)
+
+
+def _select_and_scatter(
+    builder: XlaBuilder,
+    name: str,
+    operand: XlaOp,
+    select: XlaComputation,
+    window: Window,
+    source: XlaOp,
+    init_value: XlaOp,
+    scatter: XlaComputation,
+) -> XlaOp:
+    require_ops(builder, name, operand=operand, source=source, init_value=init_value)
+    attrs = {
+        "window": window,
+        "select": embed(builder, name, select, "select"),
+        "scatter": embed(builder, name, scatter, "scatter"),
+    }
+    return builder.add(name, Op.SELECT_AND_SCATTER, (operand, source, init_value), attrs)
 
 
 @builder_function
@@ -412,14 +580,8 @@ def SelectAndScatterWithGeneralPadding(
     """Scatter `source` into the elements `select` picks in each window (explicit padding)."""
     name = "SelectAndScatterWithGeneralPadding"
     builder = builder_of(name, operand, source, init_value)
-    pairs = padding_pairs(builder, name, padding, len(tuple(window_dimensions)))
-    window = make_window(builder, name, window_dimensions, window_strides, pairs)
-    attrs = {
-        "window": window,
-        "select": embed(builder, name, select, "select"),
-        "scatter": embed(builder, name, scatter, "scatter"),
-    }
-    return builder.add(name, Op.SELECT_AND_SCATTER, (operand, source, init_value), attrs)
+    window = _general_window(builder, name, window_dimensions, window_strides, padding)
+    return _select_and_scatter(builder, name, operand, select, window, source, init_value, scatter)
 
 
 @builder_function
@@ -434,33 +596,47 @@ def SelectAndScatter(
     scatter: XlaComputation,
 ) -> XlaOp:
     """SelectAndScatter with "SAME" or "VALID" padding (page 003)."""
-    builder = builder_of("SelectAndScatter", operand, source, init_value)
-    kind = padding_type(builder, "SelectAndScatter", padding)
-    sizes = int_tuple(builder, "SelectAndScatter", window_dimensions, "window_dimensions")
-    strides = int_tuple(builder, "SelectAndScatter", window_strides, "window_strides")
-    pairs = make_padding(operand.shape.dimensions, sizes, strides, kind)
-    return SelectAndScatterWithGeneralPadding(
-        operand, select, sizes, strides, pairs, source, init_value, scatter
-    )
+    name = "SelectAndScatter"
+    builder = builder_of(name, operand, source, init_value)
+    require_ops(builder, name, operand=operand)
+    sizes, strides, pairs = _same_or_valid(builder, name, operand, window_dimensions, window_strides, padding)
+    window = make_window(builder, name, sizes, strides, pairs)
+    return _select_and_scatter(builder, name, operand, select, window, source, init_value, scatter)
 
 
 @builder_function
 def Map(
     builder: XlaBuilder,
-    operands: Sequence[XlaOp],
+    operands: XlaOp | Sequence[XlaOp],
     computation: XlaComputation,
     dimensions: Sequence[int],
     static_operands: Sequence[XlaOp] = (),
 ) -> XlaOp:
-    """Apply a scalar computation to every element of the operands (page 003)."""
+    """Apply a scalar computation to every element of the operands (page 003). A scalar operand
+    is broadcast to the others' dimensions first, as XlaBuilder::Map does."""
+    from .shape_ops import in_dim_broadcast
+
     inputs = op_list(builder, "Map", operands, "operands")
     if static_operands:
-        raise builder.error("Map", "static_operands are not supported by XLA's Map either")
+        raise builder.error(
+            "Map", "static_operands are not supported (XLA's Map does not support them either)"
+        )
     attrs = {
         "dimensions": int_tuple(builder, "Map", dimensions, "dimensions"),
         "to_apply": embed(builder, "Map", computation, "computation"),
     }
-    return builder.add("Map", Op.MAP, inputs, attrs)
+    context = ShapeContext(Op.MAP, tuple(x.shape for x in inputs), attrs, builder.program_shape)
+    try:
+        out = map_shape(context)
+    except ShapeError as e:
+        raise builder.error("Map", e.message) from None
+    broadcast = tuple(
+        x
+        if x.shape.rank == out.rank
+        else in_dim_broadcast("Map", out.replace(element_type=x.shape.element_type), x, ())
+        for x in inputs
+    )
+    return builder.add("Map", Op.MAP, broadcast, attrs)
 
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -473,45 +649,22 @@ def map_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     return lambda *xs: np.broadcast_to(np.asarray(apply(*xs), dtype=out), dims)
 
 
-kernel(Op.REDUCE)(reduce_fn)
+def _one_tuple(make: Callable[..., Callable[..., Any]]) -> Callable[..., Callable[..., Any]]:
+    """A reduce kernel that also gives a 1-tuple when one input's reducer returns a 1-tuple."""
+
+    def make_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+        run = make(instr, ctx)
+        if instr.shape.is_tuple and len(instr.operands) == 2:
+            return lambda *xs: (run(*xs),)
+        return run
+
+    return make_kernel
 
 
-kernel(Op.REDUCE_WINDOW)(reduce_window_fn)
+kernel(Op.REDUCE)(_one_tuple(reduce_fn))
 
 
-@kernel(Op.SCAN)
-def scan_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """Step through the scan dimension (backwards with is_reverse): the computation takes the
-    inputs' slices and the carries and returns the outputs' slices and the new carries (one call
-    per step on whole slices)."""
-    plan = ctx.computation(instr.attrs["to_apply"])
-    (dim,) = instr.attrs["dimensions"]
-    carries_count = instr.attrs["num_carries"]
-    reverse = bool(instr.attrs.get("is_reverse", False))
-    result = instr.shape
-    results = result.tuple_shapes if result.is_tuple else (result,)
-    outputs_count = len(results) - carries_count
-
-    def run(*operands: Any) -> Any:
-        inputs, carries = (
-            operands[: len(operands) - carries_count],
-            list(operands[len(operands) - carries_count :]),
-        )
-        length = inputs[0].shape[dim] if inputs else 0
-        outputs = [np.empty(s.dimensions, dtype=s.element_type.numpy_dtype) for s in results[:outputs_count]]
-        for step in range(length):
-            t = length - 1 - step if reverse else step
-            value = plan(*(np.take(x, t, axis=dim) for x in inputs), *carries)
-            pieces = list(value) if isinstance(value, tuple) else [value]
-            for out, piece in zip(outputs, pieces[:outputs_count]):
-                index: list[Any] = [slice(None)] * out.ndim
-                index[dim] = t
-                out[tuple(index)] = piece
-            carries = pieces[outputs_count:]
-        values = [*outputs, *carries]
-        return tuple(values) if result.is_tuple else values[0]
-
-    return run
+kernel(Op.REDUCE_WINDOW)(_one_tuple(reduce_window_fn))
 
 
 @kernel(Op.SELECT_AND_SCATTER)

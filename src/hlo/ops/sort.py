@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..dtypes import PrimitiveType
 from ..engine.sorting import sort_fn, top_k
 from ..errors import ShapeError
@@ -13,8 +15,8 @@ from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST
-from .array_rules import one_dimension
-from .callee import embed, program, signature
+from .array_rules import dims_compatible, one_dimension, require_ops, the_dimension
+from .callee import embed, program, signature, text
 from .reduce import first_op, maybe_tuple, op_list
 from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule
 from .rule_helpers import array_operand, builder_of
@@ -45,41 +47,54 @@ define(
 
 @shape_rule(Op.SORT)
 def sort_shape(ctx: ShapeContext) -> Shape:
-    """The operands' shapes; the comparator takes (T0, T0, T1, T1, ...) scalars -> pred[]."""
-    shapes = [array_operand(ctx, k, f"operand {k}") for k in range(len(ctx.operands))]
-    if not shapes:
+    """The operands' shapes (a tuple for several); the comparator takes (T0, T0, T1, T1, ...)
+    scalars and returns pred[] (XLA's InferVariadicOpShape and its verifier's HandleSort)."""
+    if not ctx.operands:
         raise ShapeError("sort needs at least one operand")
-    for k, s in enumerate(shapes[1:], 1):
-        if s.dimensions != shapes[0].dimensions:
-            raise ShapeError(
-                f"operand {k} must have the dimensions of operand 0 (keys): found {shapes[0]} and {s}"
-            )
-    (dim,) = tuple(ctx.attr("dimensions", (0,)))
-    if not 0 <= dim < max(shapes[0].rank, 1):
-        raise ShapeError(f"dimension {dim} is out of range for {shapes[0]}")
+    shapes = [array_operand(ctx, k, f"operand {k}") for k in range(len(ctx.operands))]
     label, params, result = program(ctx, "to_apply")
     want = ", ".join(f"{s.element_type.text}[], {s.element_type.text}[]" for s in shapes)
-    ok = len(params) == 2 * len(shapes) and all(
-        p.is_array and p.rank == 0 and p.element_type is shapes[k // 2].element_type
-        for k, p in enumerate(params)
-    )
-    if not ok or not result.compatible(Shape.scalar(PrimitiveType.PRED)):
+    form = f"the comparator {label} must be ({want}) -> pred[]"
+    sig = signature(params, result)
+    if not result.compatible(Shape.scalar(PrimitiveType.PRED)):
+        raise ShapeError(f"{form}: found the result {text(result)} in {sig}")
+    if len(params) != 2 * len(shapes):
+        raise ShapeError(f"{form}: found {len(params)} parameters in {sig}")
+    for k, p in enumerate(params):
+        t = shapes[k // 2].element_type
+        # The verifier ignores floating-point precision here (CompatibleIgnoringFpPrecision).
+        if (
+            not p.is_array
+            or p.rank != 0
+            or not (p.element_type is t or (p.element_type.is_floating_point and t.is_floating_point))
+        ):
+            raise ShapeError(f"{form}: found parameter {k} {text(p)} for operand {k // 2} in {sig}")
+    for k, s in enumerate(shapes[1:], 1):
+        if not dims_compatible(s, shapes[0]):
+            raise ShapeError(
+                f"operand {k} must have the dimensions of operand 0 (keys): "
+                f"found {text(shapes[0])} and {text(s)}"
+            )
+    dim = the_dimension(ctx)
+    if not 0 <= dim < shapes[0].rank:
         raise ShapeError(
-            f"the comparator {label} must be ({want}) -> pred[]: found {signature(params, result)}"
+            f"dimension {dim} is out of range for {text(shapes[0])}: sort needs a dimension of it"
         )
     return maybe_tuple(list(ctx.operands))
 
 
 @shape_rule(Op.TOP_K)
 def topk_shape(ctx: ShapeContext) -> Shape:
-    """(values, s32 indices), the last dimension cut to k."""
+    """(values, s32 indices), the last dimension cut to k (static), the others as the operand's
+    (XLA's InferTopKShape)."""
     operand = array_operand(ctx, 0)
     k = ctx.attr("k")
     if operand.rank < 1:
-        raise ShapeError(f"operand 0 must have at least one dimension: found {operand}")
+        raise ShapeError(f"operand 0 must have at least one dimension: found {text(operand)}")
     last = operand.dimensions[-1]
-    if k is None or k < 0 or (last != UNBOUNDED and k > last):
-        raise ShapeError(f"k={k} must be between 0 and the last dimension of {operand} ({last})")
+    if k is None or k < 0 or last == UNBOUNDED or k > last:
+        size = "?" if last == UNBOUNDED else last
+        raise ShapeError(f"k={k} must be between 0 and the last dimension of {text(operand)} ({size})")
     dims = (*operand.dimensions[:-1], k)
     dynamic = (*operand.dynamic_dimensions[:-1], False)
     return Shape.make_tuple(
@@ -98,14 +113,15 @@ def Sort(
     is_stable: bool = False,
 ) -> XlaOp:
     """Sort along `dimension` (-1: the last) by `comparator`; the other operands follow the
-    keys' permutation (page 003)."""
+    keys' permutation (page 003). As in XLA, only -1 counts from the end."""
     builder = builder_of("Sort", first_op(operands))
     inputs = op_list(builder, "Sort", operands, "operands")
-    rank = inputs[0].shape.rank if inputs[0].shape.is_array else 0
-    if not isinstance(dimension, int) or not -max(rank, 1) <= dimension < max(rank, 1):
-        raise builder.error("Sort", f"dimension {dimension!r} is out of range for {inputs[0].shape}")
+    if not isinstance(dimension, int | np.integer) or isinstance(dimension, bool):
+        raise builder.error("Sort", f"dimension must be an int: found {dimension!r}")
+    if dimension == -1 and inputs[0].shape.is_array:
+        dimension = inputs[0].shape.rank - 1
     attrs = {
-        "dimensions": (dimension % max(rank, 1),),
+        "dimensions": (int(dimension),),
         "is_stable": bool(is_stable),
         "to_apply": embed(builder, "Sort", comparator, "comparator"),
     }
@@ -113,12 +129,15 @@ def Sort(
 
 
 @builder_function
-def TopK(operand: XlaOp, k: int, largest: bool = True) -> XlaOp:
-    """(the k largest (or smallest) values along the last dimension, their s32 indices)."""
+def TopK(operand: XlaOp, k: int, largest: bool = True, is_stable: bool = True) -> XlaOp:
+    """(the k largest (or smallest) values along the last dimension, their s32 indices); equal
+    values keep their order when `is_stable` (page 003; XLA's default is stable)."""
     builder = builder_of("TopK", operand)
-    if not isinstance(k, int) or isinstance(k, bool):
+    require_ops(builder, "TopK", operand=operand)
+    if not isinstance(k, int | np.integer) or isinstance(k, bool):
         raise builder.error("TopK", f"k must be an int: found {k!r}")
-    return builder.add("TopK", Op.TOP_K, (operand,), {"k": k, "largest": bool(largest)})
+    attrs = {"k": int(k), "largest": bool(largest), "is_stable": bool(is_stable)}
+    return builder.add("TopK", Op.TOP_K, (operand,), attrs)
 
 
 @kernel(Op.SORT)
