@@ -116,3 +116,55 @@ def test_rank_count_must_match_the_devices(tmp_path):
     )  # fmt: skip
     assert done.returncode != 0
     assert "the MPI backend runs one device per rank: 2 ranks for 4 replicas x 1 partitions" in done.stderr
+
+
+def test_every_collective_runs_over_mpi_bit_for_bit():
+    """XLA:CPU's collective fixtures and more (broadcast, tuples, exact integer reducers, folded
+    floats, uneven sizes, ragged and tuple all-to-all, partition groups in a loop) on 4 ranks."""
+    done = subprocess.run(
+        [MPIEXEC, "-n", "4", sys.executable, str(Path(__file__).parent / "mpi_collectives_check.py")],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "checked 28 cases" in done.stdout
+
+
+BRANCHES = """HloModule m, replica_count=2
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] add(a, b)
+}
+
+left {
+  a = f32[2] parameter(0)
+  ROOT s = f32[2] all-reduce(a), replica_groups={}, to_apply=add
+}
+
+right {
+  b = f32[2] parameter(0)
+  ROOT t = f32[2] all-reduce(b), replica_groups={}, to_apply=add
+}
+
+ENTRY e {
+  x = f32[2] parameter(0)
+  r = u32[] replica-id()
+  z = u32[] constant(0)
+  p = pred[] compare(r, z), direction=EQ
+  ROOT c = f32[2] conditional(p, x, x), true_computation=left, false_computation=right
+}
+"""
+
+
+def test_ranks_at_different_collectives_end_the_job_with_an_error(tmp_path):
+    module = tmp_path / "branches.hlo"
+    module.write_text(BRANCHES)
+    done = subprocess.run(
+        [MPIEXEC, "-n", "2", *hlo_command("run", str(module), "--backend", "mpi", "--timeout", "20")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "device 1 is at %t (time 0) while device 0 waits at %s (time 0)" in done.stderr or (
+        "device 0 is at %s (time 0) while device 1 waits at %t (time 0)" in done.stderr
+    ), done.stderr

@@ -21,6 +21,23 @@ from ..ir.instruction import Instruction
 GroupsFn = Callable[[list[Any]], list[Any]]
 
 
+@dataclass(frozen=True)
+class Pattern:
+    """What a collective computes, for a backend that moves buffers (MPI) rather than calling
+    `combine` on the group's values (the in-process backend ignores it). `kind`:
+    "reduce" (every member gets fold(values)); "reduce_scatter" (member k gets piece k of
+    fold(values) along `dim`); "gather" (concatenation along `dim`); "all_to_all" (member j gets
+    piece j of every member, concatenated along `dim`); "broadcast" (the first member's value);
+    "permute" (`pairs` of group positions). `fold` folds a list of equal arrays in group order;
+    `exact` names the recognised reducer when every order of folding gives the same bits."""
+
+    kind: str
+    dim: int = 0
+    fold: Callable[..., Any] | None = None
+    exact: str | None = None
+    pairs: tuple[tuple[int, int], ...] = ()
+
+
 @dataclass
 class Devices:
     replicas: int
@@ -89,6 +106,7 @@ class Rendezvous:
         group: tuple[int, ...],
         value: Any,
         combine: GroupsFn,
+        pattern: Pattern | None = None,
     ) -> Any:
         """Deposit `value`; return this device's share of `combine(values in group order)`."""
         key = (instr.name, count, group)

@@ -91,6 +91,7 @@ class Executable:
         check_device_counts(self.module, replicas, partitions)
         check_collectives(self.module, Devices(replicas, partitions))
         rendezvous = MpiRendezvous(comm, Devices(replicas, partitions), timeout)
+        rendezvous.prepare(self.module)
         state = self.context.state
         state.clear()
         state.update(
@@ -104,7 +105,7 @@ class Executable:
         except HloError as e:
             rendezvous.finish(rank, e.message)
             raise
-        rendezvous.finish(rank)
+        rendezvous.finish(rank, passed=state.get("collective_counts"))
         return result
 
 

@@ -15,8 +15,8 @@ import numpy as np
 
 from ..engine.computations import lifted, recognise_reducer
 from ..engine.numerics import compute_dtype, is_float
-from ..engine.replicas import participants
-from ..errors import CollectiveError
+from ..engine.replicas import Pattern, participants
+from ..errors import CollectiveError, EvalError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from .registry import kernel, spec
@@ -38,9 +38,15 @@ def group_mode(instr: Instruction) -> str:
 
 
 def meet(
-    instr: Instruction, ctx: KernelContext, value: Any, combine: Combine, all_devices: bool = False
+    instr: Instruction,
+    ctx: KernelContext,
+    value: Any,
+    combine: Combine,
+    all_devices: bool = False,
+    pattern: Pattern | None = None,
 ) -> Any:
-    """This device's share of `combine(the group's values in group order)`."""
+    """This device's share of `combine(the group's values in group order)` (`pattern` says the
+    same for backends that move buffers)."""
     state = ctx.state
     rendezvous = state.get("rendezvous")
     if rendezvous is None:
@@ -51,46 +57,77 @@ def meet(
     counts = state.setdefault("collective_counts", {})
     count = counts.get(instr.name, 0)
     counts[instr.name] = count + 1
-    return rendezvous.exchange(instr, count, device, group, value, combine)
+    return rendezvous.exchange(instr, count, device, group, value, combine, pattern)
 
 
 # -- reductions across devices ----------------------------------------------------------------
-def reducer(instr: Instruction, ctx: KernelContext) -> Callable[[list[np.ndarray]], np.ndarray]:
+# Recognised reducers whose result does not depend on the order of folding, for integers.
+_ORDER_FREE = {Op.ADD: "sum", Op.MULTIPLY: "prod", Op.MAXIMUM: "max", Op.MINIMUM: "min",
+               Op.AND: "and", Op.OR: "or", Op.XOR: "xor"}  # fmt: skip
+
+
+_IN_PLACE = {Op.ADD: np.add, Op.MULTIPLY: np.multiply}
+
+
+def reduction(instr: Instruction, ctx: KernelContext, kind: str) -> Pattern:
+    """The pattern of an all-reduce or reduce-scatter: its fold, and the reducer's name when
+    the fold is order-free for integer arrays (wrapping sums and products, max/min, bitwise)."""
+    known = recognise_reducer(ctx.module.computation(instr.attrs["to_apply"]))
+    exact = _ORDER_FREE.get(known.opcode) if known is not None else None
+    dim = instr.attrs["dimensions"][0] if kind == "reduce_scatter" else 0
+    return Pattern(kind, dim=dim, fold=reducer(instr, ctx), exact=exact)
+
+
+def reducer(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
     """Fold the devices' arrays in group order as XLA:CPU does: sums of bf16 in f32 rounded once,
-    of f16 rounded at every step; max/min skip NaN."""
+    of f16 rounded at every step; max/min skip NaN. `fold(values, out=None)` writes into `out`
+    when given."""
     computation = ctx.module.computation(instr.attrs["to_apply"])
     known = recognise_reducer(computation)
     if known is None:
         apply = lifted(ctx, instr.attrs["to_apply"], instr.opcode.text)
 
-        def fold_any(values: list[np.ndarray]) -> np.ndarray:
+        def fold_any(values: list[np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
             acc = values[0]
             for v in values[1:]:
                 acc = np.asarray(apply(acc, v))
-            return acc
+            return _into(acc, out)
 
         return fold_any
     opcode = known.opcode
 
-    def fold(values: list[np.ndarray]) -> np.ndarray:
+    def fold(values: list[np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
         dtype = values[0].dtype
         floats = is_float(dtype)
         if opcode in (Op.MAXIMUM, Op.MINIMUM) and floats:
-            ufunc = np.fmax if opcode is Op.MAXIMUM else np.fmin
+            skip_nan = np.fmax if opcode is Op.MAXIMUM else np.fmin
             acc = np.full(values[0].shape, -np.inf if opcode is Op.MAXIMUM else np.inf, compute_dtype(dtype))
             for v in values:
-                acc = ufunc(acc, v.astype(acc.dtype))
-            return acc.astype(dtype)
+                acc = skip_nan(acc, v.astype(acc.dtype))
+            return _into(acc.astype(dtype), out)
         work = compute_dtype(dtype) if floats else dtype
+        ufunc = _IN_PLACE.get(opcode)
+        if ufunc is not None and work == dtype and len(values) > 1:  # one buffer, same order
+            acc = ufunc(values[0], values[1], out=out)
+            for v in values[2:]:
+                ufunc(acc, v, out=acc)
+            return acc
         step_rounding = dtype == np.float16
         acc = values[0].astype(work)
         for v in values[1:]:
-            acc = np.asarray(known.combine(acc, v.astype(work)))
+            acc = np.asarray(known.combine(acc, v.astype(work, copy=False)))
             if step_rounding:
                 acc = acc.astype(dtype).astype(work)
-        return acc.astype(dtype)
+        return _into(acc.astype(dtype), out)
 
     return fold
+
+
+def _into(result: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+    if out is None:
+        return result
+    out[...] = result
+    return out
 
 
 def _as_list(value: Any) -> list[np.ndarray]:
@@ -103,14 +140,16 @@ def _like(template: Any, items: list[np.ndarray]) -> Any:
 
 @kernel(Op.ALL_REDUCE, Op.ALL_REDUCE_START)
 def all_reduce_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    fold = reducer(instr, ctx)
+    pattern = reduction(instr, ctx, "reduce")
+    fold = pattern.fold
+    assert fold is not None
 
     def combine(values: list[Any]) -> list[Any]:
         per_operand = zip(*[_as_list(v) for v in values])
         result = _like(values[0], [fold(list(arrays)) for arrays in per_operand])
         return [result] * len(values)
 
-    return lambda *xs: meet(instr, ctx, xs if len(xs) > 1 else xs[0], combine)
+    return lambda *xs: meet(instr, ctx, xs if len(xs) > 1 else xs[0], combine, pattern=pattern)
 
 
 @kernel(Op.ALL_REDUCE_DONE)
@@ -120,8 +159,9 @@ def all_reduce_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[.
 
 @kernel(Op.REDUCE_SCATTER)
 def reduce_scatter_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    fold = reducer(instr, ctx)
-    dim = instr.attrs["dimensions"][0]
+    pattern = reduction(instr, ctx, "reduce_scatter")
+    fold, dim = pattern.fold, pattern.dim
+    assert fold is not None
 
     def combine(values: list[Any]) -> list[Any]:
         n = len(values)
@@ -129,7 +169,7 @@ def reduce_scatter_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..
         pieces = [np.split(r, n, axis=dim) for r in per_operand]
         return [_like(values[0], [p[k] for p in pieces]) for k in range(n)]
 
-    return lambda *xs: meet(instr, ctx, xs if len(xs) > 1 else xs[0], combine)
+    return lambda *xs: meet(instr, ctx, xs if len(xs) > 1 else xs[0], combine, pattern=pattern)
 
 
 # -- data movement across devices -------------------------------------------------------------
@@ -142,9 +182,11 @@ def all_gather_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., A
         gathered = [np.concatenate(arrays, axis=dim) for arrays in zip(*[_as_list(v) for v in values])]
         return [_like(values[0], gathered)] * len(values)
 
+    pattern = Pattern("gather", dim=dim)
+
     def run(*xs: np.ndarray) -> Any:
         value = xs if len(xs) > 1 else xs[0]
-        result = meet(instr, ctx, value, combine)
+        result = meet(instr, ctx, value, combine, pattern=pattern)
         return (value, result) if start else result
 
     return run
@@ -168,7 +210,7 @@ def all_to_all_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., A
             pieces = [np.split(v, n, axis=d) for v in values]
             return [np.concatenate([pieces[i][j] for i in range(n)], axis=d) for j in range(n)]
 
-        return lambda x: meet(instr, ctx, x, split_form)
+        return lambda x: meet(instr, ctx, x, split_form, pattern=Pattern("all_to_all", dim=d))
 
     def tuple_form(values: list[Any]) -> list[Any]:
         n = len(values)
@@ -207,12 +249,13 @@ def _zeros_like(value: Any) -> Any:
 def collective_permute_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     """Each device gets the value of the device whose pair targets it, zeros if none does."""
     combine = _permute(instr)
+    pattern = Pattern("permute", pairs=tuple(tuple(p) for p in instr.attrs["source_target_pairs"]))
     start = instr.opcode is Op.COLLECTIVE_PERMUTE_START
     contexts = instr.shape.tuple_shapes[2:] if start else ()
 
     def run(*xs: Any) -> Any:
         value = xs[0] if len(xs) == 1 else tuple(xs)
-        result = meet(instr, ctx, value, combine, all_devices=True)
+        result = meet(instr, ctx, value, combine, all_devices=True, pattern=pattern)
         if not start:
             return result
         return (value, result, *(np.zeros(s.dimensions, s.element_type.numpy_dtype) for s in contexts))
@@ -227,8 +270,14 @@ def collective_permute_done_kernel(instr: Instruction, ctx: KernelContext) -> Ca
 
 @kernel(Op.COLLECTIVE_BROADCAST)
 def collective_broadcast_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """Every member gets the value of the first device of its group."""
-    return lambda *xs: meet(instr, ctx, xs[0] if len(xs) == 1 else tuple(xs), lambda v: [v[0]] * len(v))
+    """Every member gets the value of the first device of its group (operand 0: XLA's result
+    shape). XLA:CPU has no runtime for a dynamic root (`has_dynamic_root=true`): neither has hlo."""
+    if instr.attrs.get("has_dynamic_root"):
+        raise EvalError(
+            f"%{instr.name}: collective-broadcast with has_dynamic_root=true does not run (as on XLA:CPU)"
+        )
+    pattern = Pattern("broadcast")
+    return lambda *xs: meet(instr, ctx, xs[0], lambda v: [v[0]] * len(v), pattern=pattern)
 
 
 @kernel(Op.RAGGED_ALL_TO_ALL)
