@@ -88,29 +88,40 @@ class MpiRendezvous:
                 return tuple(out) if isinstance(value, tuple) else out[0]
             comm = self.comms.get(group)
             if comm is not None and (pattern.kind != "all_to_all" or len(arrays) == 1):
-                wait = self._waiter(instr, count, group)
-                self._check_header(comm, instr, count, group, wait)
+                wait = self._checked(comm, instr, count, group, self._waiter(instr, count, group))
                 out = [mpi_buffers.run_pattern(comm, pattern, a, wait) for a in arrays]
+                wait(None)
                 return tuple(out) if isinstance(value, tuple) else out[0]
         return self._exchange_values(instr, count, device, group, value, combine)
 
     def _tag(self, instr: Instruction, count: int) -> int:
         return zlib.crc32(f"{self.run}:{instr.name}:{count}".encode()) % _DATA_TAGS
 
-    def _check_header(
+    def _checked(
         self, comm: Any, instr: Instruction, count: int, group: tuple[int, ...], wait: mpi_buffers.Wait
-    ) -> None:
-        """Every member of the group is at this collective, for the same time."""
+    ) -> mpi_buffers.Wait:
+        """`wait`, checking first that every member of the group is at this collective for the
+        same time: a header exchange started now, overlapping the first data request (which it
+        precedes on the communicator) and waited for before it. `wait(None)` just checks."""
         mine = np.array([zlib.crc32(instr.name.encode()), count], np.int64)
         headers = np.empty((len(group), 2), np.int64)
-        wait(comm.Iallgather(mine, headers))
-        for d, (name, times) in zip(group, headers):
-            if name != mine[0] or times != count:
-                where = self.names.get(int(name), "another collective")
-                self.abort(
-                    f"%{instr.name}: device {d} is at %{where} (time {times}) while device "
-                    f"{self.comm.Get_rank()} waits at %{instr.name} (time {count}) with group {list(group)}"
-                )
+        pending = [comm.Iallgather(mine, headers)]
+
+        def checked(request: Any) -> None:
+            if pending:
+                wait(pending.pop())
+                for d, (name, times) in zip(group, headers):
+                    if name != mine[0] or times != count:
+                        where = self.names.get(int(name), "another collective")
+                        self.abort(
+                            f"%{instr.name}: device {d} is at %{where} (time {times}) while device "
+                            f"{self.comm.Get_rank()} waits at %{instr.name} (time {count}) with group "
+                            f"{list(group)}"
+                        )
+            if request is not None:
+                wait(request)
+
+        return checked
 
     def _gone(self, device: int, instr: Instruction, count: int) -> bool:
         """Whether `device` has ended without running `instr` for the `count`-th time (one that
