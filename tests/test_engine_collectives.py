@@ -249,3 +249,35 @@ def test_ragged_all_to_all():
     out = hlo.run(m, [dev0, dev1], num_replicas=2)
     assert out[0].tolist() == [1, -1, 8, -1]
     assert out[1].tolist() == [-2, 2, 3, -2]
+
+
+def test_ragged_all_to_all_with_several_updates_per_member():
+    """Offsets and sizes of shape [members, k]: update (j, u) of a device goes to member j (XLA's
+    ragged-all-to-all with num_updates_per_replica = k); worked out by hand."""
+    m = module(
+        "  x = f32[6] parameter(0)\n  o = f32[8] parameter(1)\n  io = s32[2,2] parameter(2)\n"
+        "  ss = s32[2,2] parameter(3)\n  oo = s32[2,2] parameter(4)\n  rs = s32[2,2] parameter(5)\n"
+        "  ROOT r = f32[8] ragged-all-to-all(x, o, io, ss, oo, rs), replica_groups={{0,1}}",
+        extra="",
+    )
+
+    def meta(*rows: list[int]) -> np.ndarray:
+        return np.array(rows, np.int32)
+
+    out = np.full(8, -1, np.float32)
+    dev0 = [np.arange(6, dtype=np.float32), out, meta([0, 1], [2, 4]), meta([1, 1], [2, 1]),
+            meta([0, 3], [4, 6]), meta([1, 1], [1, 1])]  # fmt: skip
+    dev1 = [np.arange(10, 16, dtype=np.float32), out, meta([0, 2], [3, 5]), meta([2, 1], [1, 1]),
+            meta([1, 5], [2, 7]), meta([1, 1], [1, 1])]  # fmt: skip
+    got = hlo.run(m, [dev0, dev1], num_replicas=2)
+    assert got[0].tolist() == [0, 10, 11, 1, -1, 12, -1, -1]
+    assert got[1].tolist() == [-1, -1, 13, -1, 2, 3, 4, 15]
+    bad = [dev0[:2] + [meta([0, 1, 2])] * 4, dev1[:2] + [meta([0, 1, 2])] * 4]
+    m3 = module(
+        "  x = f32[6] parameter(0)\n  o = f32[8] parameter(1)\n  io = s32[1,3] parameter(2)\n"
+        "  ss = s32[1,3] parameter(3)\n  oo = s32[1,3] parameter(4)\n  rs = s32[1,3] parameter(5)\n"
+        "  ROOT r = f32[8] ragged-all-to-all(x, o, io, ss, oo, rs), replica_groups={{0,1}}",
+        extra="",
+    )
+    with pytest.raises(hlo.HloError, match="must hold k updates for each of the 2 members"):
+        hlo.run(m3, bad, num_replicas=2)

@@ -282,24 +282,36 @@ def collective_broadcast_kernel(instr: Instruction, ctx: KernelContext) -> Calla
 
 @kernel(Op.RAGGED_ALL_TO_ALL)
 def ragged_all_to_all_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """Member i sends rows input[input_offsets[j] : + send_sizes[j]] to member j, which finds
-    them at rows output_offsets[j] of its output (offsets and sizes along dimension 0, one per
-    member: the rank-1 form); rows no member sends keep the output's values."""
+    """Member i sends rows input[input_offsets[u] : + send_sizes[u]] to member j, which finds
+    them at rows output_offsets[u] of its output, for every update u of member j (offsets and
+    sizes along dimension 0; the metadata operands hold n x k updates, rank 1 or [n, k], member j's
+    k updates the j-th run of k, as XLA's ragged-all-to-all); rows no member sends keep the
+    output's values."""
 
     def combine(values: list[Any]) -> list[Any]:
         n = len(values)
         outputs = [np.array(v[1], copy=True) for v in values]
         for i, (data, _, in_off, send, out_off, _) in enumerate(values):
-            if in_off.ndim != 1 or len(in_off) != n:
+            updates = in_off.size
+            if updates % n or send.size != updates or out_off.size != updates:
                 raise CollectiveError(
-                    f"ragged-all-to-all runs the rank-1 form (one offset per member, {n} here): found "
-                    f"offsets of shape {list(in_off.shape)} on device position {i}"
+                    f"ragged-all-to-all: the offsets and sizes of device position {i} must hold k updates for "
+                    f"each of the {n} members: found offsets of shape {list(in_off.shape)}"
                 )
-            for j in range(n):
-                start, size, at = int(in_off[j]), int(send[j]), int(out_off[j])
+            per_member = updates // n
+            for u, (start, size, at) in enumerate(
+                zip(in_off.ravel().tolist(), send.ravel().tolist(), out_off.ravel().tolist())
+            ):
                 if size == 0:
                     continue
-                if start < 0 or start + size > data.shape[0] or at < 0 or at + size > outputs[j].shape[0]:
+                j = u // per_member
+                if (
+                    start < 0
+                    or size < 0
+                    or start + size > data.shape[0]
+                    or at < 0
+                    or at + size > outputs[j].shape[0]
+                ):
                     raise CollectiveError(
                         f"member {i} sends rows {start}..{start + size} to rows {at}..{at + size} of member "
                         f"{j}: out of range of input {list(data.shape)} / output {list(outputs[j].shape)}"
