@@ -295,8 +295,8 @@ def ragged_all_to_all_kernel(instr: Instruction, ctx: KernelContext) -> Callable
             updates = in_off.size
             if updates % n or send.size != updates or out_off.size != updates:
                 raise CollectiveError(
-                    f"ragged-all-to-all: the offsets and sizes of device position {i} must hold k updates for "
-                    f"each of the {n} members: found offsets of shape {list(in_off.shape)}"
+                    f"ragged-all-to-all: the offsets and sizes of device position {i} must hold k updates "
+                    f"for each of the {n} members: found offsets of shape {list(in_off.shape)}"
                 )
             per_member = updates // n
             for u, (start, size, at) in enumerate(
