@@ -31,6 +31,7 @@ _NOTICE = 32000  # "I ended" / "I failed" messages
 
 
 _RUNS = [0]
+_RANKS_HERE: list[int] = []
 
 
 def _next_run() -> int:
@@ -59,6 +60,14 @@ class MpiRendezvous:
     run: int = field(default_factory=lambda: _next_run())
     comms: dict[tuple[int, ...], Any] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
+
+    def ranks_here(self) -> int:
+        """How many ranks share this rank's machine (asked once per process: collective)."""
+        if not _RANKS_HERE:
+            from mpi4py import MPI
+
+            _RANKS_HERE.append(self.comm.Split_type(MPI.COMM_TYPE_SHARED).Get_size())
+        return _RANKS_HERE[0]
 
     def prepare(self, module: Module) -> None:
         """Make the sub-communicators of the module's collectives (every rank, same order)."""

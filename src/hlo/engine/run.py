@@ -14,6 +14,7 @@ from ..builder import XlaComputation
 from ..errors import EvalError, HloError
 from ..ir.module import Module
 from ..verifier import verify
+from . import blas_threads
 from .plan import KernelContext, Plan, RunOptions, plan_computation
 from .values import as_argument
 
@@ -72,7 +73,8 @@ class Executable:
             with np.errstate(all="ignore"):
                 return self.entry(*values[device])
 
-        return run_devices(one, devices, rendezvous)
+        with blas_threads.shared_by(devices.count):
+            return run_devices(one, devices, rendezvous)
 
     def run_mpi(self, args: Sequence[Any], replicas: int, partitions: int, timeout: float = 300.0) -> Any:
         """This MPI rank's device (device = rank) of a run over `replicas x partitions` ranks."""
@@ -92,6 +94,7 @@ class Executable:
         check_collectives(self.module, Devices(replicas, partitions))
         rendezvous = MpiRendezvous(comm, Devices(replicas, partitions), timeout)
         rendezvous.prepare(self.module)
+        sharing = rendezvous.ranks_here()  # collective: before anything that may fail on one rank
         state = self.context.state
         state.clear()
         state.update(
@@ -100,7 +103,7 @@ class Executable:
         )  # fmt: skip
         try:
             values = self.arguments(args)
-            with np.errstate(all="ignore"):
+            with np.errstate(all="ignore"), blas_threads.shared_by(sharing):
                 result = self.entry(*values)
         except HloError as e:
             rendezvous.finish(rank, e.message)
