@@ -1,4 +1,7 @@
-"""Random numbers: rng (uniform/normal), rng-bit-generator and the RNG state op."""
+"""Random numbers (page 003: RngUniform, RngNormal, RngBitGenerator): rng, rng-bit-generator
+and rng-get-and-update-state; their attributes, shape rules (XLA's verifier: HandleRng,
+HandleRngBitGenerator, HandleRngGetAndUpdateState, and what its RngBitGeneratorExpander
+accepts), builder functions and kernels."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from ..ir.opcode import Opcode
 from ..shape import Shape
 from ..text.attr_codecs import INT, EnumCodec
 from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
-from .rule_helpers import array_operand, builder_of
+from .rule_helpers import array_operand, builder_of, enum_argument
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
@@ -40,14 +43,16 @@ define(Op.RNG_GET_AND_UPDATE_STATE, AttrSpec("delta", INT, required=True))
 @shape_rule(Op.RNG)
 def rng_shape(ctx: ShapeContext) -> Shape:
     """The written shape (only the builder and the text know it), filled from a uniform
-    distribution over [a, b) or a normal one (mu, sigma), whose scalar parameters have the
-    result's element type."""
+    distribution over [a, b) (floats, integers or pred) or a normal one N(mu, sigma) (floats);
+    both parameters are scalars of the result's element type (XLA's verifier, HandleRng)."""
     if len(ctx.operands) != 2:
         raise ShapeError(f"rng takes 2 operands (a and b, or mu and sigma): found {len(ctx.operands)}")
     a, b = array_operand(ctx, 0, "a"), array_operand(ctx, 1, "b")
     if a.rank or b.rank:
         raise ShapeError(f"the parameters of rng must be scalars: found {a} and {b}")
-    result = ctx.shape or Shape.array(a.element_type, ())
+    result = ctx.shape
+    if result is None:
+        raise ShapeError("rng needs its result shape written: its dimensions are not in its operands")
     if not result.is_array:
         raise ShapeError(f"rng produces an array: found {result}")
     t = result.element_type
@@ -56,23 +61,41 @@ def rng_shape(ctx: ShapeContext) -> Shape:
             f"the parameters of rng must be {t.text}[] like the result {result}: found {a} and {b}"
         )
     kind = ctx.attr("distribution")
-    if kind is RandomDistribution.UNIFORM and not (
-        t.is_floating_point or t.is_integral or t is PrimitiveType.PRED
-    ):
-        raise ShapeError(f"rng_uniform produces floats, integers or pred: found {result}")
-    if kind is RandomDistribution.NORMAL and not t.is_floating_point:
-        raise ShapeError(f"rng_normal produces floats: found {result}")
-    if kind not in (RandomDistribution.UNIFORM, RandomDistribution.NORMAL):
-        raise ShapeError("distribution must be rng_uniform or rng_normal")
+    if kind is RandomDistribution.UNIFORM:
+        if not (t.is_floating_point or t.is_integral or t is PrimitiveType.PRED):
+            raise ShapeError(f"rng_uniform produces floats, integers or pred: found {result}")
+    elif kind is RandomDistribution.NORMAL:
+        if not t.is_floating_point:
+            raise ShapeError(f"rng_normal produces floats: found {result}")
+    else:
+        raise ShapeError(f"distribution must be rng_uniform or rng_normal: found {kind.value}")
     return result
+
+
+def state_sizes(algorithm: RandomAlgorithm) -> tuple[int, ...]:
+    """The u64 state vector sizes an algorithm takes: a key and a counter for ThreeFry; a key
+    and a 64- or 128-bit counter for Philox (the default on XLA's CPU and GPU backends), as
+    XLA's RngBitGeneratorExpander slices them and StableHLO's rng_bit_generator states."""
+    return (2,) if algorithm is RandomAlgorithm.THREE_FRY else (2, 3)
+
+
+def _sizes_text(sizes: tuple[int, ...]) -> str:
+    return " or ".join(f"u64[{n}]" for n in sizes)
 
 
 @shape_rule(Op.RNG_BIT_GENERATOR)
 def rng_bit_generator_shape(ctx: ShapeContext) -> Shape:
-    """(new state, random bits): the state keeps its shape; the output's shape is written."""
+    """The written (new state, random bits) tuple: the state keeps operand 0's shape (XLA's
+    verifier); the state is a u64 vector of the size the algorithm takes and the bits an array
+    of any type but pred and complex (what XLA's expander generates)."""
     state = array_operand(ctx, 0, "state")
-    if state.rank != 1 or not state.element_type.is_unsigned_integral:
-        raise ShapeError(f"operand 0 (state) must be a vector of unsigned integers (u64): found {state}")
+    algorithm = ctx.attr("algorithm", RandomAlgorithm.DEFAULT)
+    sizes = state_sizes(algorithm)
+    if state.element_type is not PrimitiveType.U64 or state.rank != 1 or state.dimensions[0] not in sizes:
+        raise ShapeError(
+            f"operand 0 (state) must be a vector of unsigned integers, {_sizes_text(sizes)} for "
+            f"{algorithm.value}: found {state}"
+        )
     result = ctx.shape
     if result is None:
         raise ShapeError("rng-bit-generator needs its result shape (state, output) written")
@@ -81,13 +104,17 @@ def rng_bit_generator_shape(ctx: ShapeContext) -> Shape:
     if not result.tuple_shapes[0].compatible(state):
         raise ShapeError(f"the result's state must have the shape of operand 0 {state}: found {result}")
     output = result.tuple_shapes[1]
-    if not output.is_array or not (output.element_type.is_integral or output.element_type.is_floating_point):
-        raise ShapeError(f"the random output must be an array of integers: found {output}")
+    t = output.element_type
+    if not output.is_array or t is PrimitiveType.PRED or t.is_complex:
+        raise ShapeError(
+            f"the random output must be an array of integers or floats (not pred or complex): found {output}"
+        )
     return result
 
 
 @shape_rule(Op.RNG_GET_AND_UPDATE_STATE)
 def rng_get_and_update_state_shape(ctx: ShapeContext) -> Shape:
+    """u64[2], the state before the update (XLA's verifier)."""
     if ctx.operands:
         raise ShapeError(f"rng-get-and-update-state takes no operands: found {len(ctx.operands)}")
     return Shape.array(PrimitiveType.U64, (2,))
@@ -97,6 +124,8 @@ def rng_get_and_update_state_shape(ctx: ShapeContext) -> Shape:
 def _shape(builder: XlaBuilder, op_name: str, shape: Shape | str) -> Shape:
     from ..text.shape_codec import parse_shape
 
+    if not isinstance(shape, Shape | str):
+        raise builder.error(op_name, f"shape must be a Shape or its text: found {shape!r}")
     try:
         return parse_shape(shape) if isinstance(shape, str) else shape
     except HloError as e:
@@ -105,7 +134,7 @@ def _shape(builder: XlaBuilder, op_name: str, shape: Shape | str) -> Shape:
 
 @builder_function
 def RngUniform(a: XlaOp, b: XlaOp, shape: Shape | str) -> XlaOp:
-    """Numbers drawn uniformly from [a, b) (page 003)."""
+    """Numbers drawn uniformly from [a, b) (page 003, RngUniform)."""
     builder = builder_of("RngUniform", a, b)
     written = _shape(builder, "RngUniform", shape)
     attrs = {"distribution": RandomDistribution.UNIFORM}
@@ -114,30 +143,31 @@ def RngUniform(a: XlaOp, b: XlaOp, shape: Shape | str) -> XlaOp:
 
 @builder_function
 def RngNormal(mu: XlaOp, sigma: XlaOp, shape: Shape | str) -> XlaOp:
-    """Numbers drawn from N(mu, sigma) (page 003)."""
+    """Numbers drawn from N(mu, sigma) (page 003, RngNormal)."""
     builder = builder_of("RngNormal", mu, sigma)
     written = _shape(builder, "RngNormal", shape)
     attrs = {"distribution": RandomDistribution.NORMAL}
     return builder.add("RngNormal", Op.RNG, (mu, sigma), attrs, shape=written)
 
 
+_UNSIGNED = {t.bit_width: t for t in PrimitiveType if t.is_unsigned_integral}
+
+
 @builder_function
 def RngBitGenerator(algorithm: RandomAlgorithm | str, initial_state: XlaOp, shape: Shape | str) -> XlaOp:
-    """(new state, random bits of `shape`) (page 003)."""
-    builder = builder_of("RngBitGenerator", initial_state)
-    if isinstance(algorithm, str):
-        names = {a.name: a for a in RandomAlgorithm} | {a.value: a for a in RandomAlgorithm}
-        found = names.get(algorithm.upper()) or names.get(algorithm)
-        if found is None:
-            raise builder.error(
-                "RngBitGenerator", f"algorithm must be one of {', '.join(names)}: found {algorithm!r}"
-            )
-        algorithm = found
-    output = _shape(builder, "RngBitGenerator", shape)
-    result = Shape.make_tuple((initial_state.shape, output))
-    return builder.add(
-        "RngBitGenerator", Op.RNG_BIT_GENERATOR, (initial_state,), {"algorithm": algorithm}, shape=result
-    )
+    """(new state, random bits of `shape`) (page 003, RngBitGenerator). As XLA's builder, the
+    bits are of the unsigned type of the shape's bit width: f32[4] gives u32[4], pred[4] u1[4]."""
+    name = "RngBitGenerator"
+    builder = builder_of(name, initial_state)
+    found = enum_argument(builder, name, RandomAlgorithm, algorithm, "algorithm")
+    output = _shape(builder, name, shape)
+    unsigned = _UNSIGNED.get(output.element_type.bit_width) if output.is_array else None
+    if unsigned is None:
+        raise builder.error(
+            name, f"shape must be an array of 1, 2, 4, 8, 16, 32 or 64-bit elements: found {output}"
+        )
+    result = Shape.make_tuple((initial_state.shape, output.with_element_type(unsigned)))
+    return builder.add(name, Op.RNG_BIT_GENERATOR, (initial_state,), {"algorithm": found}, shape=result)
 
 
 # -- kernels ---------------------------------------------------------------------------------

@@ -7,8 +7,9 @@ it found, e.g. ``operand 1 (rhs) must have the element type of operand 0: found 
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import ShapeError
 from ..shape import Shape
@@ -92,3 +93,20 @@ def as_ops(values: XlaOp | Sequence[XlaOp]) -> tuple[XlaOp, ...]:
     from ..builder import XlaOp
 
     return (values,) if isinstance(values, XlaOp) else tuple(values)
+
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+def enum_argument(builder: XlaBuilder, op_name: str, kind: type[E], value: Any, what: str) -> E:
+    """A member of `kind`, given as itself or by its name or text (any case, with or without
+    XLA's `RNG_` prefix: "philox", "RNG_PHILOX", "rng_philox")."""
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str):
+        wanted = value.upper()
+        for member in kind:
+            spellings = {member.name, str(member.value).upper()}
+            if wanted in spellings or wanted.removeprefix("RNG_") in spellings:
+                return member
+    raise builder.error(op_name, f"{what} must be one of {', '.join(m.name for m in kind)}: found {value!r}")
