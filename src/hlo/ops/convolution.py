@@ -20,7 +20,7 @@ from .dot import PrecisionConfig, precision_attrs, precision_config_attrs
 from .reduce import _window_printed
 from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule, unless
 from .rule_helpers import array_operand, builder_of, operand
-from .windows import make_padding, padding_type
+from .windows import make_padding, padding_type, window_output_dims
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
@@ -126,35 +126,6 @@ def _check_dimension_numbers(d: ConvolutionDimensionNumbers, window: Window, lhs
     return spatial
 
 
-def _window_output_sizes(sizes: Sequence[int], window: Window) -> list[int]:
-    """XLA's InferWindowOutputShape for the input's spatial sizes: the window must have positive
-    sizes, strides and dilations; each base is dilated (lhs_dilate), padded (possibly negative:
-    the padded size must stay >= 0) and the dilated window (rhs_dilate) slides over it by its
-    stride. An unbounded size stays unbounded."""
-    out = []
-    for k, (n, w) in enumerate(zip(sizes, window.dimensions)):
-        fields = (("size", w.size), ("stride", w.stride), ("lhs_dilate", w.base_dilation))
-        for field, value in (*fields, ("rhs_dilate", w.window_dilation)):
-            if value < 1:
-                raise ShapeError(
-                    f"window dimension {k} must have a positive {field}: found {value} in "
-                    f"{_window_text(window)}"
-                )
-        if n == UNBOUNDED:
-            out.append(UNBOUNDED)
-            continue
-        dilated = (n - 1) * w.base_dilation + 1 if n else 0
-        padded = w.padding_low + dilated + w.padding_high
-        if padded < 0:
-            raise ShapeError(
-                f"the padding of window dimension {k} must leave a size >= 0: found {w.padding_low}_"
-                f"{w.padding_high} around a spatial size of {n} (dilated {dilated}) in {_window_text(window)}"
-            )
-        extent = (w.size - 1) * w.window_dilation + 1
-        out.append(0 if padded == 0 or extent > padded else (padded - extent) // w.stride + 1)
-    return out
-
-
 def _rhs(ctx: ShapeContext) -> Shape:
     """The kernel: operand 1, or the first element of a (kernel, sparsity metadata) pair."""
     rhs = operand(ctx, 1, "rhs")
@@ -240,7 +211,7 @@ def convolution_shape(ctx: ShapeContext) -> Shape:
             f"the window sizes {window_sizes} must be the kernel's spatial sizes "
             f"[{', '.join(_size(n) for n in kernel_sizes)}]: found {rhs} and {_window_text(window)}"
         )
-    sizes = _window_output_sizes([lhs.dimensions[s] for s in d.input_spatial_dimensions], window)
+    sizes = window_output_dims([lhs.dimensions[s] for s in d.input_spatial_dimensions], window)
     if rhs.dynamic_dimensions[d.kernel_output_feature_dimension]:
         raise ShapeError(
             f"the kernel's output feature dimension {d.kernel_output_feature_dimension} must not be "

@@ -36,7 +36,7 @@ from .registry import (
     shape_rule,
 )
 from .rule_helpers import array_operand, builder_of
-from .windows import make_padding, make_window, padding_pairs, padding_type
+from .windows import make_padding, make_window, padding_pairs, padding_type, window_output_dims
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
@@ -244,45 +244,6 @@ def reduce_shape(ctx: ShapeContext) -> Shape:
 
 
 # -- windows ----------------------------------------------------------------------------------
-def window_output_dims(dims: tuple[int, ...], window: Window) -> list[int]:
-    """XLA's InferWindowOutputShape: each dimension's base dilated (lhs_dilate), padded (the
-    padding may be negative but must leave a size >= 0), and the dilated window (rhs_dilate)
-    slid over it by its stride; the window needs positive sizes, strides and dilations. An
-    unbounded dimension stays unbounded."""
-    if len(window.dimensions) != len(dims):
-        raise ShapeError(
-            f"the window has {len(window.dimensions)} dimensions for an operand of rank {len(dims)}: "
-            f"window={print_window(window)}"
-        )
-    out = []
-    for k, (size, w) in enumerate(zip(dims, window.dimensions)):
-        fields = (
-            ("size", w.size),
-            ("stride", w.stride),
-            ("lhs_dilate", w.base_dilation),
-            ("rhs_dilate", w.window_dilation),
-        )
-        for field, value in fields:
-            if value < 1:
-                raise ShapeError(
-                    f"window dimension {k} must have a positive {field}: found {value} in "
-                    f"window={print_window(window)}"
-                )
-        if size == UNBOUNDED:
-            out.append(UNBOUNDED)
-            continue
-        base = (size - 1) * w.base_dilation + 1 if size else 0
-        padded = w.padding_low + base + w.padding_high
-        if padded < 0:
-            raise ShapeError(
-                f"the padding {w.padding_low}_{w.padding_high} of window dimension {k} leaves a negative "
-                f"size around {size} (dilated {base}): window={print_window(window)}"
-            )
-        extent = (w.size - 1) * w.window_dilation + 1
-        out.append(0 if extent > padded else (padded - extent) // w.stride + 1)
-    return out
-
-
 def _window_shape(operand: Shape, window: Window, t: PrimitiveType) -> Shape:
     return Shape.array(
         t, window_output_dims(operand.dimensions, window), dynamic_dimensions=operand.dynamic_dimensions
