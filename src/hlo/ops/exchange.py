@@ -17,7 +17,7 @@ from ..text.attr_codecs import INT_LIST, INT_LIST_LIST, Simple
 from ..text.sharding_codec import parse_source_target_pairs, print_source_target_pairs
 from .array_rules import one_dimension
 from .callee import text, texts
-from .collectives import (
+from .collective_common import (
     array_operands,
     channel_id,
     channel_number,

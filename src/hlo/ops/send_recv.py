@@ -18,7 +18,7 @@ from ..ir.opcode import Opcode
 from ..shape import Shape
 from ..text.attr_codecs import BOOL
 from .callee import text, written
-from .collectives import ChannelType, channel_id, channel_number
+from .collective_common import ChannelType, channel_id, channel_number
 from .io import token_operand
 from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule
 from .rule_helpers import builder_of, operand
