@@ -8,6 +8,8 @@ from typing import Any
 
 
 def __getattr__(name: str) -> Any:
+    if not name[:1].isupper():  # a family module being imported (`from . import x`), not a builder
+        raise AttributeError(f"module 'hlo.ops' has no attribute {name!r}")
     from .registry import BUILDERS, _load
 
     _load()

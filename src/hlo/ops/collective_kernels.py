@@ -19,6 +19,7 @@ from ..engine.replicas import Pattern, participants
 from ..errors import CollectiveError, EvalError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from . import collectives  # noqa: F401  (defines the ops whose kernels these are)
 from .registry import kernel, spec
 
 if TYPE_CHECKING:
