@@ -24,7 +24,7 @@ from hlo.ops.registry import REGISTRY, ShapeContext
 
 Fn = Callable[[list[Any], hlo.XlaBuilder], Any]
 GOLDEN = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
-FAMILIES = ("reduce", "sort")
+FAMILIES = ("reduce", "reduce_window", "sort", "scan")
 
 
 # -- called computations ----------------------------------------------------------------------

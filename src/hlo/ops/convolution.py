@@ -17,10 +17,9 @@ from ..shape import UNBOUNDED, Shape, as_primitive_type
 from ..text.attr_codecs import DIM_LABELS, INT, SPARSITY_CONFIG, WINDOW, EnumCodec, print_window
 from .array_rules import higher_precision, int_tuple, require_ops
 from .dot import PrecisionConfig, precision_attrs, precision_config_attrs
-from .reduce import _window_printed
 from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule, unless
 from .rule_helpers import array_operand, builder_of, operand
-from .windows import make_padding, padding_type, window_output_dims
+from .windows import make_padding, padding_type, window_output_dims, window_printed
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
@@ -32,7 +31,7 @@ define(
     Op.CONVOLUTION,
     # XLA's parser gives a convolution without `window=` an empty window (0 spatial dimensions);
     # the builder stores the same, so built and parsed instructions are equal.
-    AttrSpec("window", WINDOW, default=Window(), printed=_window_printed),
+    AttrSpec("window", WINDOW, default=Window(), printed=window_printed),
     AttrSpec("dim_labels", DIM_LABELS, required=True),
     AttrSpec("feature_group_count", INT, default=1, printed=unless(1)),
     AttrSpec("batch_group_count", INT, default=1, printed=unless(1)),

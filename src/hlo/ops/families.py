@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     io,
     linalg,
     reduce,
+    reduce_window,
     rng,
     scan,
     shape_ops,

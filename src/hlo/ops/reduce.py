@@ -1,10 +1,9 @@
-"""Reductions and ops over windows: reduce, reduce-window, select-and-scatter and map; their
-attributes, shape rules, builder functions and kernels (sort and top-k are in sort.py, scan in
-scan.py).
+"""Reduce and map (page 003: Reduce, ReduceAll, Map): their attributes, shape rules, builder
+functions and kernels, and the reducer checks every reduction shares (reduce-window and
+select-and-scatter are in reduce_window.py, sort and top-k in sort.py, scan in scan.py).
 
-The rules are XLA's shape inference (shape_inference.cc: InferReduceShape,
-InferReduceWindowShape, InferSelectAndScatterShape, InferMapShape) plus what XLA's HloVerifier
-adds to it (HandleReduce, HandleReduceWindow, HandleMap); the builder, the parser and the
+The rules are XLA's shape inference (shape_inference.cc: InferReduceShape, InferMapShape) plus
+what XLA's HloVerifier adds to it (HandleReduce, HandleMap); the builder, the parser and the
 verifier share them."""
 
 from __future__ import annotations
@@ -15,15 +14,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine.computations import combiner, lifted
-from ..engine.reduction import reduce_fn, reduce_window_fn
-from ..engine.select_scatter import select_and_scatter
+from ..engine.computations import lifted
+from ..engine.reduction import reduce_fn
 from ..errors import ShapeError
-from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from ..shape import UNBOUNDED, Shape
-from ..text.attr_codecs import COMPUTATION, INT_LIST, WINDOW, print_window
+from ..shape import Shape
+from ..text.attr_codecs import COMPUTATION, INT_LIST
 from .array_rules import dims_compatible, int_tuple, ints_text, require_ops
 from .callee import embed, program, signature, text
 from .registry import (
@@ -36,7 +33,6 @@ from .registry import (
     shape_rule,
 )
 from .rule_helpers import array_operand, builder_of
-from .windows import make_padding, make_window, padding_pairs, padding_type, window_output_dims
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
@@ -46,7 +42,7 @@ Op = Opcode
 
 
 # -- attributes -------------------------------------------------------------------------------
-def _even_operands(instr: Instruction, operands: tuple[Shape, ...]) -> str | None:
+def even_operands(instr: Instruction, operands: tuple[Shape, ...]) -> str | None:
     if len(operands) % 2:
         return f"{instr.opcode.text} expects an even number of operands, but has {len(operands)} operands"
     if instr.opcode is Op.REDUCE_WINDOW and not operands:
@@ -54,28 +50,11 @@ def _even_operands(instr: Instruction, operands: tuple[Shape, ...]) -> str | Non
     return None
 
 
-def _window_printed(value: object, ctx: OpContext) -> bool:
-    # XLA leaves out `window=` when the window has no dimensions (rank-0 operands).
-    return bool(getattr(value, "dimensions", ()))
-
-
 define(
     Op.REDUCE,
     AttrSpec("dimensions", INT_LIST, required=True),
     AttrSpec("to_apply", COMPUTATION, required=True),
-    check=_even_operands,
-)
-define(
-    Op.REDUCE_WINDOW,
-    AttrSpec("window", WINDOW, default=Window(), printed=_window_printed),
-    AttrSpec("to_apply", COMPUTATION, required=True),
-    check=_even_operands,
-)
-define(
-    Op.SELECT_AND_SCATTER,
-    AttrSpec("window", WINDOW, default=Window(), printed=_window_printed),
-    AttrSpec("select", COMPUTATION, required=True),
-    AttrSpec("scatter", COMPUTATION, required=True),
+    check=even_operands,
 )
 
 
@@ -112,13 +91,13 @@ def _type_text(t: PrimitiveType) -> str:
     return f"{t.text}[]" + (" (any floating-point type)" if t.is_floating_point else "")
 
 
-def _like(shape: Shape, t: PrimitiveType) -> bool:
+def like_type(shape: Shape, t: PrimitiveType) -> bool:
     """`shape` is a scalar of type `t`, ignoring floating-point precision (XLA's
     CompatibleIgnoringFpPrecision against a scalar)."""
-    return shape.is_array and shape.rank == 0 and _same_ignoring_precision(shape.element_type, t)
+    return shape.is_array and shape.rank == 0 and same_ignoring_precision(shape.element_type, t)
 
 
-def _same_ignoring_precision(a: PrimitiveType, b: PrimitiveType) -> bool:
+def same_ignoring_precision(a: PrimitiveType, b: PrimitiveType) -> bool:
     """XLA's SameElementTypeIgnoringFpPrecision: equal, or both floating point (not complex)."""
     return a is b or (a.is_floating_point and b.is_floating_point)
 
@@ -166,17 +145,17 @@ def check_reducer(
             raise ShapeError(
                 f"{label}: parameter {k} (accumulator) must be {t.text}[], the type it returns: found {sig}"
             )
-        if not _like(value, inputs[k]):
+        if not like_type(value, inputs[k]):
             raise ShapeError(
                 f"{label}: parameter {n + k} must be {inputs[k].text}[], the element type of input {k}: "
                 f"found {sig}"
             )
-        if not _like(value, t):
+        if not like_type(value, t):
             raise ShapeError(
                 f"{label}: parameter {n + k} must have the type of accumulator {k} ({_type_text(t)}): "
                 f"found {sig}"
             )
-        if inits is not None and not _like(inits[k], t):
+        if inits is not None and not like_type(inits[k], t):
             raise ShapeError(
                 f"init value {k} must be a {t.text}[] scalar (the accumulator type of {label}"
                 f"{', or another floating-point type' if t.is_floating_point else ''}): "
@@ -186,7 +165,7 @@ def check_reducer(
     return types
 
 
-def _no_mixed_precision(ctx: ShapeContext, attr: str, operands: Sequence[tuple[str, Shape]]) -> None:
+def no_mixed_precision(ctx: ShapeContext, attr: str, operands: Sequence[tuple[str, Shape]]) -> None:
     """XLA's verifier (which allows no mixed precision by default): parameter k of the called
     computation has the element type of operand k, for each operand given."""
     label, params, result = program(ctx, attr)
@@ -198,7 +177,7 @@ def _no_mixed_precision(ctx: ShapeContext, attr: str, operands: Sequence[tuple[s
             )
 
 
-def _inputs_and_inits(ctx: ShapeContext) -> tuple[list[Shape], list[Shape]]:
+def inputs_and_inits(ctx: ShapeContext) -> tuple[list[Shape], list[Shape]]:
     """The N inputs (arrays of one set of dimensions) and the N init values."""
     if not ctx.operands or len(ctx.operands) % 2:
         raise ShapeError(
@@ -215,7 +194,7 @@ def _inputs_and_inits(ctx: ShapeContext) -> tuple[list[Shape], list[Shape]]:
     return inputs, list(ctx.operands[n:])
 
 
-def _roles(inputs: Sequence[Shape], inits: Sequence[Shape]) -> list[tuple[str, Shape]]:
+def operand_roles(inputs: Sequence[Shape], inits: Sequence[Shape]) -> list[tuple[str, Shape]]:
     return [(f"input {k}", s) for k, s in enumerate(inputs)] + [
         (f"init value {k}", s) for k, s in enumerate(inits)
     ]
@@ -226,7 +205,7 @@ def _roles(inputs: Sequence[Shape], inits: Sequence[Shape]) -> list[tuple[str, S
 def reduce_shape(ctx: ShapeContext) -> Shape:
     """The inputs without the reduced dimensions (dynamic ones stay dynamic), in the reducer's
     result types; a tuple when the reducer returns one (page 003's Reduce)."""
-    inputs, inits = _inputs_and_inits(ctx)
+    inputs, inits = inputs_and_inits(ctx)
     dims = tuple(ctx.attr("dimensions", ()))
     first = inputs[0]
     for d in dims:
@@ -235,66 +214,12 @@ def reduce_shape(ctx: ShapeContext) -> Shape:
     types = check_reducer(ctx, "to_apply", [s.element_type for s in inputs], inits)
     if len(set(dims)) != len(dims):
         raise ShapeError(f"dimensions={ints_text(dims)} repeats a dimension of {text(first)}")
-    _no_mixed_precision(ctx, "to_apply", _roles(inputs, inits))
+    no_mixed_precision(ctx, "to_apply", operand_roles(inputs, inits))
     kept = [d for d in range(first.rank) if d not in dims]
     sizes = [first.dimensions[d] for d in kept]
     dynamic = [first.dynamic_dimensions[d] for d in kept]
     results = [Shape.array(t, sizes, dynamic_dimensions=dynamic) for t in types]
     return results[0] if program(ctx, "to_apply")[2].is_array else Shape.make_tuple(results)
-
-
-# -- windows ----------------------------------------------------------------------------------
-def _window_shape(operand: Shape, window: Window, t: PrimitiveType) -> Shape:
-    return Shape.array(
-        t, window_output_dims(operand.dimensions, window), dynamic_dimensions=operand.dynamic_dimensions
-    )
-
-
-@shape_rule(Op.REDUCE_WINDOW)
-def reduce_window_shape(ctx: ShapeContext) -> Shape:
-    """One value per window position; each result has its init value's element type (as XLA
-    infers it); a tuple when the reducer returns one (page 003's ReduceWindow)."""
-    inputs, inits = _inputs_and_inits(ctx)
-    check_reducer(ctx, "to_apply", [s.element_type for s in inputs], inits)
-    _no_mixed_precision(ctx, "to_apply", _roles(inputs, inits))
-    window = ctx.attr("window") or Window()
-    results = [_window_shape(s, window, init.element_type) for s, init in zip(inputs, inits)]
-    return results[0] if program(ctx, "to_apply")[2].is_array else Shape.make_tuple(results)
-
-
-@shape_rule(Op.SELECT_AND_SCATTER)
-def select_and_scatter_shape(ctx: ShapeContext) -> Shape:
-    """The operand's shape: `select` (T, T) -> pred picks one element per window, `scatter`
-    (T, T) -> T combines the source value into it; the source has one value per window
-    (page 003's SelectAndScatter)."""
-    operand = array_operand(ctx, 0, "operand")
-    source = array_operand(ctx, 1, "source")
-    init = array_operand(ctx, 2, "init_value")
-    t = operand.element_type
-    label, params, result = program(ctx, "select")
-    form = f"{label} must be ({t.text}[], {t.text}[]) -> pred[] for operand {text(operand)}"
-    sig = signature(params, result)
-    if len(params) != 2:
-        raise ShapeError(f"{form}: found {len(params)} parameters in {sig}")
-    if not result.compatible(Shape.scalar(PrimitiveType.PRED)):
-        raise ShapeError(f"{form}: found the result {text(result)} in {sig}")
-    for k, p in enumerate(params):
-        if not _like(p, t):
-            raise ShapeError(f"{form}: found parameter {k} {text(p)} in {sig}")
-    check_reducer(ctx, "scatter", [source.element_type], [init])
-    window = ctx.attr("window") or Window()
-    expected = _window_shape(operand, window, t)
-    if not dims_compatible(source, expected):
-        raise ShapeError(
-            f"operand 1 (source) must have one value per window, dimensions {list(expected.dimensions)} "
-            f"for operand {text(operand)} and window={print_window(window)}: found {text(source)}"
-        )
-    if not _same_ignoring_precision(source.element_type, t):
-        raise ShapeError(
-            f"operand 1 (source) must have the element type of operand 0: found {text(operand)} and "
-            f"{text(source)}"
-        )
-    return operand
 
 
 # -- map --------------------------------------------------------------------------------------
@@ -309,7 +234,7 @@ def map_shape(ctx: ShapeContext) -> Shape:
     for k, s in enumerate(shapes[1:], 1):
         if s.equal(shape, ignore_layout=True, ignore_dynamic_dimensions=True, ignore_element_type=True):
             continue
-        if _same_ignoring_precision(s.element_type, shape.element_type) and (s.rank == 0 or shape.rank == 0):
+        if same_ignoring_precision(s.element_type, shape.element_type) and (s.rank == 0 or shape.rank == 0):
             if s.rank != 0:
                 shape, at = s, k
             continue
@@ -333,12 +258,12 @@ def map_shape(ctx: ShapeContext) -> Shape:
     for k, (p, s) in enumerate(zip(params, shapes)):
         if not p.is_array or p.rank != 0:
             raise ShapeError(f"{label}: parameter {k} must be a scalar: found {sig}")
-        if not _same_ignoring_precision(p.element_type, s.element_type):
+        if not same_ignoring_precision(p.element_type, s.element_type):
             raise ShapeError(
                 f"{label}: parameter {k} must be {s.element_type.text}[] (operand {k} is {text(s)}): "
                 f"found {sig}"
             )
-    _no_mixed_precision(ctx, "to_apply", [(f"operand {k}", s) for k, s in enumerate(shapes)])
+    no_mixed_precision(ctx, "to_apply", [(f"operand {k}", s) for k, s in enumerate(shapes)])
     return Shape.array(result.element_type, shape.dimensions, dynamic_dimensions=shape.dynamic_dimensions)
 
 
@@ -359,7 +284,7 @@ def op_list(builder: XlaBuilder, op_name: str, values: Any, what: str) -> tuple[
     return items
 
 
-def _inputs_inits(builder: XlaBuilder, name: str, operands: Any, init_values: Any) -> tuple[XlaOp, ...]:
+def input_and_init_ops(builder: XlaBuilder, name: str, operands: Any, init_values: Any) -> tuple[XlaOp, ...]:
     """The operands then the init values, one init value per operand."""
     inputs = op_list(builder, name, operands, "operands")
     inits = op_list(builder, name, init_values, "init_values")
@@ -389,7 +314,7 @@ def Reduce(
     b, inputs, inits, comp, dims = args
     if dims is None:
         raise b.error("Reduce", "dimensions_to_reduce is missing")
-    all_operands = _inputs_inits(b, "Reduce", inputs, inits)
+    all_operands = input_and_init_ops(b, "Reduce", inputs, inits)
     attrs = {
         "dimensions": int_tuple(b, "Reduce", dims, "dimensions_to_reduce"),
         "to_apply": embed(b, "Reduce", comp, "computation"),
@@ -408,161 +333,6 @@ def ReduceAll(operand: XlaOp, init_value: XlaOp, computation: XlaComputation) ->
         "to_apply": embed(builder, "ReduceAll", computation, "computation"),
     }
     return builder.add("ReduceAll", Op.REDUCE, (operand, init_value), attrs)
-
-
-def _given(builder: XlaBuilder, name: str, values: Any, what: str, rank: int, fill: int) -> tuple[int, ...]:
-    """An optional per-dimension list of XLA's window helpers: empty means `fill` everywhere."""
-    items = int_tuple(builder, name, values if values is not None else (), what)
-    return items if items else (fill,) * rank
-
-
-def _general_window(
-    builder: XlaBuilder,
-    name: str,
-    window_dimensions: Any,
-    window_strides: Any,
-    padding: Any,
-    base_dilations: Any = None,
-    window_dilations: Any = None,
-) -> Window:
-    """XLA's InferWindowFromDimensions: every list has one entry per window dimension, or is
-    empty (strides and dilations 1, no padding)."""
-    sizes = int_tuple(builder, name, window_dimensions, "window_dimensions")
-    rank = len(sizes)
-    strides = _given(builder, name, window_strides, "window_strides", rank, 1)
-    pairs = padding_pairs(builder, name, padding, len(padding)) if padding else [(0, 0)] * rank
-    base = _given(builder, name, base_dilations, "base_dilations", rank, 1)
-    dilations = _given(builder, name, window_dilations, "window_dilations", rank, 1)
-    return make_window(builder, name, sizes, strides, pairs, base, dilations)
-
-
-def _same_or_valid(
-    builder: XlaBuilder, name: str, operand: XlaOp, window_dimensions: Any, window_strides: Any, padding: Any
-) -> tuple[tuple[int, ...], tuple[int, ...], list[tuple[int, int]]]:
-    """(sizes, strides, padding pairs) for a "SAME" or "VALID" padding, after XLA's
-    ValidatePaddingValues (one positive size and stride per operand dimension); MakePadding."""
-    kind = padding_type(builder, name, padding)
-    sizes = int_tuple(builder, name, window_dimensions, "window_dimensions")
-    strides = int_tuple(builder, name, window_strides, "window_strides")
-    shape = operand.shape
-    dims = shape.dimensions if shape.is_array else ()
-    if not shape.is_array or not len(dims) == len(sizes) == len(strides):
-        raise builder.error(
-            name,
-            f"window_dimensions={ints_text(sizes)} and window_strides={ints_text(strides)} must have one "
-            f"entry per dimension of the operand {text(shape)}",
-        )
-    for k, (size, stride) in enumerate(zip(sizes, strides)):
-        if size <= 0 or stride <= 0:
-            raise builder.error(
-                name,
-                f"window dimension {k} must have a positive size and stride: found size {size} and "
-                f"stride {stride}",
-            )
-    if kind.name == "SAME" and UNBOUNDED in dims:
-        raise builder.error(name, f'"SAME" padding needs bounded dimensions: found {text(shape)}')
-    return sizes, strides, make_padding(dims, sizes, strides, kind)
-
-
-@builder_function
-def ReduceWindowWithGeneralPadding(
-    operands: XlaOp | Sequence[XlaOp],
-    init_values: XlaOp | Sequence[XlaOp],
-    computation: XlaComputation,
-    window_dimensions: Sequence[int],
-    window_strides: Sequence[int],
-    base_dilations: Sequence[int],
-    window_dilations: Sequence[int],
-    padding: Sequence[tuple[int, int]],
-) -> XlaOp:
-    """Reduce every window, with explicit (low, high) padding and dilations (XLA's form; empty
-    lists mean strides and dilations of 1 and no padding)."""
-    name = "ReduceWindowWithGeneralPadding"
-    builder = builder_of(name, operands, init_values)
-    all_operands = _inputs_inits(builder, name, operands, init_values)
-    window = _general_window(
-        builder, name, window_dimensions, window_strides, padding, base_dilations, window_dilations
-    )
-    attrs = {"window": window, "to_apply": embed(builder, name, computation, "computation")}
-    return builder.add(name, Op.REDUCE_WINDOW, all_operands, attrs)
-
-
-@builder_function
-def ReduceWindow(
-    operands: XlaOp | Sequence[XlaOp],
-    init_values: XlaOp | Sequence[XlaOp],
-    computation: XlaComputation,
-    window_dimensions: Sequence[int],
-    window_strides: Sequence[int],
-    padding: str,
-) -> XlaOp:
-    """Reduce every window, with "SAME" or "VALID" padding (page 003). The padding is XLA's
-    MakePadding of the operands' sizes (their bounds, for dynamic ones)."""
-    name = "ReduceWindow"
-    builder = builder_of(name, operands, init_values)
-    all_operands = _inputs_inits(builder, name, operands, init_values)
-    for op in all_operands[: len(all_operands) // 2]:
-        sizes, strides, pairs = _same_or_valid(builder, name, op, window_dimensions, window_strides, padding)
-    window = make_window(builder, name, sizes, strides, pairs)
-    attrs = {"window": window, "to_apply": embed(builder, name, computation, "computation")}
-    return builder.add(name, Op.REDUCE_WINDOW, all_operands, attrs)
-
-
-def _select_and_scatter(
-    builder: XlaBuilder,
-    name: str,
-    operand: XlaOp,
-    select: XlaComputation,
-    window: Window,
-    source: XlaOp,
-    init_value: XlaOp,
-    scatter: XlaComputation,
-) -> XlaOp:
-    require_ops(builder, name, operand=operand, source=source, init_value=init_value)
-    attrs = {
-        "window": window,
-        "select": embed(builder, name, select, "select"),
-        "scatter": embed(builder, name, scatter, "scatter"),
-    }
-    return builder.add(name, Op.SELECT_AND_SCATTER, (operand, source, init_value), attrs)
-
-
-@builder_function
-def SelectAndScatterWithGeneralPadding(
-    operand: XlaOp,
-    select: XlaComputation,
-    window_dimensions: Sequence[int],
-    window_strides: Sequence[int],
-    padding: Sequence[tuple[int, int]],
-    source: XlaOp,
-    init_value: XlaOp,
-    scatter: XlaComputation,
-) -> XlaOp:
-    """Scatter `source` into the elements `select` picks in each window (explicit padding)."""
-    name = "SelectAndScatterWithGeneralPadding"
-    builder = builder_of(name, operand, source, init_value)
-    window = _general_window(builder, name, window_dimensions, window_strides, padding)
-    return _select_and_scatter(builder, name, operand, select, window, source, init_value, scatter)
-
-
-@builder_function
-def SelectAndScatter(
-    operand: XlaOp,
-    select: XlaComputation,
-    window_dimensions: Sequence[int],
-    window_strides: Sequence[int],
-    padding: str,
-    source: XlaOp,
-    init_value: XlaOp,
-    scatter: XlaComputation,
-) -> XlaOp:
-    """SelectAndScatter with "SAME" or "VALID" padding (page 003)."""
-    name = "SelectAndScatter"
-    builder = builder_of(name, operand, source, init_value)
-    require_ops(builder, name, operand=operand)
-    sizes, strides, pairs = _same_or_valid(builder, name, operand, window_dimensions, window_strides, padding)
-    window = make_window(builder, name, sizes, strides, pairs)
-    return _select_and_scatter(builder, name, operand, select, window, source, init_value, scatter)
 
 
 @builder_function
@@ -610,7 +380,7 @@ def map_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     return lambda *xs: np.broadcast_to(np.asarray(apply(*xs), dtype=out), dims)
 
 
-def _one_tuple(make: Callable[..., Callable[..., Any]]) -> Callable[..., Callable[..., Any]]:
+def one_tuple(make: Callable[..., Callable[..., Any]]) -> Callable[..., Callable[..., Any]]:
     """A reduce kernel that also gives a 1-tuple when one input's reducer returns a 1-tuple."""
 
     def make_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
@@ -622,17 +392,4 @@ def _one_tuple(make: Callable[..., Callable[..., Any]]) -> Callable[..., Callabl
     return make_kernel
 
 
-kernel(Op.REDUCE)(_one_tuple(reduce_fn))
-
-
-kernel(Op.REDUCE_WINDOW)(_one_tuple(reduce_window_fn))
-
-
-@kernel(Op.SELECT_AND_SCATTER)
-def select_and_scatter_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    select = lifted(ctx, instr.attrs["select"], "select-and-scatter")
-    combine_at, apply = combiner(ctx, instr.attrs["scatter"], "select-and-scatter")
-    window = instr.attrs["window"]
-    return lambda operand, source, init: select_and_scatter(
-        operand, source, init, window, select, combine_at, apply
-    )
+kernel(Op.REDUCE)(one_tuple(reduce_fn))

@@ -122,3 +122,8 @@ def window_output_dims(dims: Sequence[int], window: Window) -> list[int]:
         extent = (w.size - 1) * w.window_dilation + 1
         out.append(0 if extent > padded else (padded - extent) // w.stride + 1)
     return out
+
+
+def window_printed(value: object, ctx: Any) -> bool:
+    # XLA leaves out `window=` when the window has no dimensions (rank-0 operands).
+    return bool(getattr(value, "dimensions", ()))
