@@ -56,6 +56,23 @@ ENTRY e {
             rng.integers(-128, 128, 7).astype(np.int8),
         ],
     ),
+    "scalars": (
+        "HloModule m, replica_count=4\n"
+        + reducer("adds", "s32", "add")
+        + reducer("addf", "f32", "add")
+        + """
+ENTRY e {
+  x = s32[] parameter(0)
+  y = f32[] parameter(1)
+  s = s32[] all-reduce(x), replica_groups={}, to_apply=adds
+  t = f32[] all-reduce(y), replica_groups={{1,2,3,0}}, to_apply=addf
+  b = f32[] collective-broadcast(y), replica_groups={{3,2,1,0}}
+  p = s32[] collective-permute(x), source_target_pairs={{0,1},{1,0}}
+  ROOT o = (s32[], f32[], f32[], s32[]) tuple(s, t, b, p)
+}
+""",
+        lambda d, rng: [np.int32(rng.integers(-1000, 1000)), np.float32(rng.standard_normal())],
+    ),
     "exact_integer_reducers": (
         "HloModule m, replica_count=4\n"
         + reducer("mx", "u16", "maximum")

@@ -281,3 +281,11 @@ def test_ragged_all_to_all_with_several_updates_per_member():
     )
     with pytest.raises(hlo.HloError, match="must hold k updates for each of the 2 members"):
         hlo.run(m3, bad, num_replicas=2)
+
+
+def test_all_reduce_of_scalars_keeps_them_scalars():
+    """Folded in group order, in place: ((0.1 + 0.2) + 0.3) + 0.4 in f32, a 0-d result."""
+    m = module("  x = f32[] parameter(0)\n  ROOT s = f32[] all-reduce(x), replica_groups={}, to_apply=add")
+    out = hlo.run(m, per_device(0.1, 0.2, 0.3, 0.4), num_replicas=4)
+    want = ((np.float32(0.1) + np.float32(0.2)) + np.float32(0.3)) + np.float32(0.4)
+    assert all(o.shape == () and o.dtype == np.float32 and o == want for o in out)

@@ -126,7 +126,7 @@ def test_every_collective_runs_over_mpi_bit_for_bit():
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "checked 28 cases" in done.stdout
+    assert "checked 29 cases" in done.stdout
 
 
 BRANCHES = """HloModule m, replica_count=2

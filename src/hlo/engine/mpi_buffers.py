@@ -95,9 +95,14 @@ def _scratch(nbytes: int) -> np.ndarray:
     return _SCRATCH[0][:nbytes]
 
 
+def _contiguous(a: np.ndarray) -> np.ndarray:
+    """`a` in C order, its shape kept (np.ascontiguousarray makes a scalar 1-d)."""
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
 def _bytes(a: np.ndarray) -> np.ndarray:
-    """A contiguous array's memory as bytes."""
-    return np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+    """An array's memory as bytes (a copy in C order if it is not)."""
+    return _contiguous(a).reshape(-1).view(np.uint8)
 
 
 def _pieces(x: np.ndarray, n: int, dim: int) -> np.ndarray:
@@ -117,7 +122,7 @@ def _joined(stacked: np.ndarray, dim: int) -> np.ndarray:
 def run_pattern(comm: Any, pattern: Pattern, x: np.ndarray, wait: Wait) -> np.ndarray:
     """This member's result of `pattern` (not "permute") for array `x` over group comm `comm`."""
     n, me = comm.Get_size(), comm.Get_rank()
-    x = np.ascontiguousarray(x)
+    x = _contiguous(x)
     kind = pattern.kind
     if kind == "broadcast":
         out = x if me == 0 else np.empty_like(x)

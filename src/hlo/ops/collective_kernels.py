@@ -109,7 +109,7 @@ def reducer(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]
         work = compute_dtype(dtype) if floats else dtype
         ufunc = _IN_PLACE.get(opcode)
         if ufunc is not None and work == dtype and len(values) > 1:  # one buffer, same order
-            acc = ufunc(values[0], values[1], out=out)
+            acc = ufunc(values[0], values[1], out=np.empty_like(values[0]) if out is None else out)
             for v in values[2:]:
                 ufunc(acc, v, out=acc)
             return acc
