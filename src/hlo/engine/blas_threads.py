@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 
 def cores() -> int:
@@ -18,13 +19,18 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+_CONTROLLER: list[Any] = []
+
+
 @contextmanager
 def shared_by(devices: int) -> Iterator[None]:
     """BLAS limited to this device's share of the cores while `devices` devices run here."""
     if devices <= 1:
         yield
         return
-    from threadpoolctl import threadpool_limits
+    if not _CONTROLLER:  # finding the BLAS libraries takes ~1 ms: once per process
+        from threadpoolctl import ThreadpoolController
 
-    with threadpool_limits(limits=max(1, cores() // devices), user_api="blas"):
+        _CONTROLLER.append(ThreadpoolController())
+    with _CONTROLLER[0].limit(limits=max(1, cores() // devices), user_api="blas"):
         yield
