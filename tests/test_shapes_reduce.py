@@ -20,7 +20,7 @@ import pytest
 import hlo
 from hlo import ops
 from hlo.ir.attrs import PaddingType
-from hlo.ops.registry import REGISTRY, ShapeContext
+from shape_checks import rule_errors as shape_rule_errors
 
 Fn = Callable[[list[Any], hlo.XlaBuilder], Any]
 GOLDEN = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
@@ -116,34 +116,9 @@ def s32(b: hlo.XlaBuilder, v: int = 0) -> Any:
 
 
 def rule_errors(text: str) -> list[str]:
-    """Each instruction of `text` whose op is of this family checked by its rule with the
-    written result shape and the module's computations, as the verifier does (dynamic
+    """The family's instructions of `text` checked by their rules as the verifier does (dynamic
     dimensions compared too): the messages of those that fail."""
-    module = hlo.parse_module(text)
-
-    def program_shape(name: str) -> tuple[tuple[hlo.Shape, ...], hlo.Shape]:
-        callee = module.computation(name)
-        return callee.parameter_shapes, callee.result_shape
-
-    errors = []
-    for c in module.computations:
-        for i in c.instructions:
-            rule = REGISTRY[i.opcode].shape_rule
-            if rule is None or rule.__module__.rsplit(".", 1)[-1] not in FAMILIES:
-                continue
-            operands = tuple(c.by_name[o].shape for o in i.operands)
-            preferred = i.shape.element_type if i.shape.is_array else None
-            ctx = ShapeContext(i.opcode, operands, i.attrs, program_shape, preferred, shape=i.shape)
-            try:
-                inferred = rule(ctx)
-            except hlo.ShapeError as e:
-                errors.append(f"%{i.name}: {e.message}")
-                continue
-            leaves = [(s.dynamic_dimensions) for _, s in inferred.leaves()]
-            written = [(s.dynamic_dimensions) for _, s in i.shape.leaves()]
-            if not inferred.compatible(i.shape) or leaves != written:
-                errors.append(f"%{i.name}: gives {inferred}, not {i.shape}")
-    return errors
+    return shape_rule_errors(text, FAMILIES, same_dynamic=True)
 
 
 def module(body: str, computations: str = "") -> str:
