@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 import hlo
-import hlo.engine
+import hlo.runtime.run
 
 N = 1 << 20  # f32 elements per device: 4 MB
 
@@ -74,7 +74,7 @@ ENTRY e {{
 def in_process(devices: int = 8, repeats: int = 5) -> None:
     module = hlo.parse_module(module_text(N))
     args = [[np.full(N, d, np.float32)] for d in range(devices)]
-    executable = hlo.engine.compile_module(module)
+    executable = hlo.runtime.run.compile_module(module)
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
@@ -91,7 +91,7 @@ def over_mpi(n: int = N, times: int = 1, repeats: int = 15) -> None:
 
     comm = MPI.COMM_WORLD
     size, rank = comm.Get_size(), comm.Get_rank()
-    executable = hlo.engine.compile_module(hlo.parse_module(module_text(n, times)))
+    executable = hlo.runtime.run.compile_module(hlo.parse_module(module_text(n, times)))
     x = np.full(n, rank, np.float32)
     ours, raw = [], []
     for _ in range(repeats):

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 import hlo
-import hlo.engine
+import hlo.runtime.run
 from hlo.cli.run import example_text, random_value
 
 DUMPS = Path(__file__).resolve().parent.parent / "tests" / "golden" / "dumps"
@@ -99,7 +99,7 @@ def main() -> None:
         hlo.run(module, *args)
         first = time.perf_counter() - t
         repeats = 5 if "big" in name else 20
-        executable = hlo.engine.compile_module(module)
+        executable = hlo.runtime.run.compile_module(module)
         ours = median_time(executable, args, repeats)
         xla = xla_cpu_runner(text)
         theirs = median_time(xla, args, repeats) if xla is not None else float("nan")

@@ -99,7 +99,7 @@ def over_mpi(path: Path, ranks: int = 4) -> str:
 def mpi_worker(path: Path, repeats: int = 3) -> None:
     from mpi4py import MPI
 
-    from hlo.engine.run import compile_module
+    from hlo.runtime.run import compile_module
 
     comm = MPI.COMM_WORLD
     rank, size = comm.Get_rank(), comm.Get_size()

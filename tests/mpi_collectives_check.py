@@ -14,7 +14,7 @@ import numpy as np
 from mpi4py import MPI
 
 import hlo
-from hlo.engine.run import compile_module
+from hlo.runtime.run import compile_module
 
 FIXTURES = np.load(Path(__file__).parent / "golden" / "collectives.npz")
 

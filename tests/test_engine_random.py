@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import hlo
-from hlo.engine.random import rng_bit_generator
 from hlo.ir.attrs import RandomAlgorithm
+from hlo.numerics.random import rng_bit_generator
 
 DATA = np.load(Path(__file__).parent / "golden" / "rng_bit_generator_cases.npz")
 CASES = sorted({int(k.split("_")[0][4:]) for k in DATA.files})

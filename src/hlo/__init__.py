@@ -4,8 +4,6 @@ operation's shape rule, and an engine that runs HLO modules on NumPy."""
 from . import ops
 from .builder import XlaBuilder, XlaComputation, XlaOp
 from .dtypes import PrimitiveType
-from .engine import RunOptions, run
-from .engine.custom_calls import register_c_custom_call, register_custom_call
 from .errors import CollectiveError, EvalError, HloError, ParseError, ShapeError, VerifyError
 from .ir.computation import Computation
 from .ir.instruction import Instruction
@@ -14,6 +12,8 @@ from .ir.opcode import Opcode
 from .layout import COMBINE_DIMENSION, Layout, PaddingValue, SplitConfig, Tile
 from .literal import Literal
 from .memory import byte_size, from_physical, linear_index, multi_index, to_physical
+from .ops.custom_call_targets import register_c_custom_call, register_custom_call
+from .runtime import Executable, RunOptions, compile_module, run
 from .shape import UNBOUNDED, Shape
 from .text.parser import ParseOptions, parse_module
 from .text.print_options import PrintOptions
@@ -28,6 +28,7 @@ __all__ = [
     "CollectiveError",
     "Computation",
     "EvalError",
+    "Executable",
     "HloError",
     "HloModule",
     "Instruction",
@@ -50,6 +51,7 @@ __all__ = [
     "XlaComputation",
     "XlaOp",
     "byte_size",
+    "compile_module",
     "from_physical",
     "linear_index",
     "multi_index",

@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine.numerics import is_ml_dtype
-from ..engine.run import run as run_module
 from ..errors import HloError
 from ..literal import Literal
+from ..numerics.numerics import is_ml_dtype
+from ..runtime.run import run as run_module
 from ..shape import Shape
 from ..text.literal_codec import print_literal
 from ..text.parser import parse_module
@@ -95,9 +95,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_mpi(args: argparse.Namespace, module: Any, name: str, replicas: int, partitions: int) -> int:
-    from ..engine.mpi import comm_world
-    from ..engine.plan import RunOptions
-    from ..engine.run import compile_module
+    from ..numerics.context import RunOptions
+    from ..runtime.mpi import comm_world
+    from ..runtime.run import compile_module
 
     comm = comm_world()
     device = comm.Get_rank()

@@ -1,5 +1,5 @@
 """Kernels of the collectives: each device's thread deposits its value at the run's rendezvous
-(engine.replicas) and gets back its share, computed once per group in group order. On one
+(runtime.replicas) and gets back its share, computed once per group in group order. On one
 device a collective is its group of one. The group mode follows XLA's GetCollectiveOpGroupMode:
 no channel_id: replica groups within each partition; a channel_id on an op without
 use_global_device_ids (all-to-all, collective-permute, collective-broadcast): partition groups
@@ -13,29 +13,20 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..engine.computations import lifted, recognise_reducer
-from ..engine.numerics import compute_dtype, is_float
-from ..engine.replicas import Pattern, participants
 from ..errors import CollectiveError, EvalError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics.computations import lifted, recognise_reducer
+from ..numerics.numerics import compute_dtype, is_float
 from . import collectives  # noqa: F401  (defines the ops whose kernels these are)
-from .registry import kernel, spec
+from .collective_groups import Pattern, group_mode, participants
+from .registry import kernel
 
 if TYPE_CHECKING:
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 Combine = Callable[[list[Any]], list[Any]]
-
-
-def group_mode(instr: Instruction) -> str:
-    has_channel = instr.attrs.get("channel_id") is not None
-    if not has_channel:
-        return "replicas"
-    if "use_global_device_ids" not in spec(instr.opcode).by_name:
-        return "partitions"
-    return "flat" if instr.attrs.get("use_global_device_ids") else "replicas+partitions"
 
 
 def meet(

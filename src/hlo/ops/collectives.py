@@ -23,7 +23,7 @@ from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 from .collective_common import (
     MODE_ATTR,

@@ -22,7 +22,7 @@ from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 PRED_SCALAR = Shape.scalar(PrimitiveType.PRED)

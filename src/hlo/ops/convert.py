@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine import bits, numerics
 from ..errors import EvalError, ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics import bits, numerics
 from ..shape import Shape, as_primitive_type
 from ..text.attr_codecs import INT
 from .array_rules import require_ops, storage_bits, written_element_type
@@ -22,7 +22,7 @@ from .rule_helpers import array_operand, builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

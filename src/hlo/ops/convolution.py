@@ -23,7 +23,7 @@ from .windows import make_padding, padding_type, window_output_dims, window_prin
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 
@@ -51,8 +51,8 @@ define(
 # -- kernel -----------------------------------------------------------------------------------
 @kernel(Op.CONVOLUTION)
 def convolution_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
-    """im2col over strided window views + a batched matmul (engine.linear.convolution)."""
-    from ..engine.linear import convolution
+    """im2col over strided window views + a batched matmul (numerics.linear.convolution)."""
+    from ..numerics.linear import convolution
 
     window, dnums = instr.attrs.get("window") or Window(), instr.attrs["dim_labels"]
     groups = instr.attrs.get("feature_group_count", 1), instr.attrs.get("batch_group_count", 1)

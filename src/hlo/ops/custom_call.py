@@ -50,7 +50,7 @@ from .registry import (
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 
@@ -332,8 +332,8 @@ def CustomCallWithConvDnums(
 # -- kernels ---------------------------------------------------------------------------------
 @kernel(Op.CUSTOM_CALL)
 def custom_call_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """The target registered under the custom call's name (engine.custom_calls)."""
-    from ..engine.custom_calls import call, lookup
+    """The target registered under the custom call's name (ops.custom_call_targets)."""
+    from .custom_call_targets import call, lookup
 
     target = instr.attrs["custom_call_target"]
     lookup(target)  # an unknown target is an error when the module is planned

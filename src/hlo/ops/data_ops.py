@@ -31,7 +31,7 @@ from .rule_helpers import array_operand, builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 S32 = PrimitiveType.S32
@@ -243,7 +243,7 @@ def RemoveDynamicDimension(operand: XlaOp, dimension: int) -> XlaOp:
 def iota_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
     """0, 1, 2, ... along iota_dimension, converted to the element type as ConvertElementType
     would convert the integer."""
-    from ..engine.numerics import convert
+    from ..numerics.numerics import convert
 
     shape, dim = instr.shape, instr.attrs["iota_dimension"]
     t = shape.element_type
@@ -280,7 +280,7 @@ def bitcast_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.n
 
     source, result = ctx.operand_shapes(instr)[0], instr.shape
     if source.rank == 0 and result.rank == 0:  # a scalar read as another type (works lifted too)
-        from ..engine.bits import bitcast_convert
+        from ..numerics.bits import bitcast_convert
 
         return lambda x: bitcast_convert(x, source.element_type, result.element_type)
     if _row_major(source) and _row_major(result) and source.element_type is result.element_type:

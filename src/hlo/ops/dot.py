@@ -33,7 +33,7 @@ from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 
@@ -535,8 +535,8 @@ def ScaledDot(
 # -- kernels ----------------------------------------------------------------------------------
 @kernel(Op.DOT)
 def dot_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
-    """A batched matmul in the result's working type (engine.linear)."""
-    from ..engine.linear import dot_general
+    """A batched matmul in the result's working type (numerics.linear)."""
+    from ..numerics.linear import dot_general
 
     dn = DotDimensionNumbers.of(instr.attrs)
     dims = (

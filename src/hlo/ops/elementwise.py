@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine import bits, numerics
-from ..engine.elementwise import Math, elementwise_kernel
 from ..errors import ShapeError
 from ..ir.attrs import ComparisonDirection, ComparisonType
 from ..ir.instruction import Instruction
 from ..ir.metadata import ResultAccuracy
 from ..ir.opcode import Opcode
+from ..numerics import bits, numerics
+from ..numerics.elementwise import Math, elementwise_kernel
 from ..shape import Shape
 from ..text.attr_codecs import EnumCodec
 from .array_rules import dims_compatible, int_tuple, require_ops
@@ -38,7 +38,7 @@ from .shape_ops import add_broadcast_sequence, broadcast_in_dim
 
 if TYPE_CHECKING:
     from ..builder import XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 P = PrimitiveType
@@ -128,7 +128,9 @@ UNARY_WITH_ACCURACY = (
 )  # fmt: skip
 
 for _u in UNARY:
-    define(_u.opcode).accepts_result_accuracy = _u.opcode in UNARY_WITH_ACCURACY
+    _spec = define(_u.opcode)
+    _spec.accepts_result_accuracy = _u.opcode in UNARY_WITH_ACCURACY
+    _spec.elementwise = True
 
 
 @kernel(*UNARY_BY_OPCODE)
@@ -215,7 +217,7 @@ BINARY_BY_OPCODE = {b.opcode: b for b in BINARY}
 COMPLEX_OF = {(P.F32, P.F32): P.C64, (P.F64, P.F64): P.C128}
 
 for _b in BINARY:
-    define(_b.opcode)
+    define(_b.opcode).elementwise = True
 
 
 @kernel(*BINARY_BY_OPCODE)

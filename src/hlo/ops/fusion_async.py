@@ -30,7 +30,7 @@ from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 
@@ -292,7 +292,7 @@ def _zeros(shape: Any) -> Any:
         return tuple(_zeros(s) for s in shape.tuple_shapes)
     if shape.is_array:
         return np.zeros(shape.dimensions, dtype=shape.element_type.numpy_dtype)
-    from ..engine.values import TOKEN
+    from ..numerics.values import TOKEN
 
     return TOKEN
 

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..engine.computations import combiner, lifted
-from ..engine.indexing import IndexMap, gather, scatter
 from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics.computations import combiner, lifted
+from ..numerics.indexing import IndexMap, gather, scatter
 from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST
 from .array_rules import int_tuple, require_ops
@@ -32,7 +32,7 @@ from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

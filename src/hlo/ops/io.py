@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..engine.values import TOKEN, as_argument
 from ..errors import EvalError, ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics.values import TOKEN, as_argument
 from ..shape import Shape
 from ..text.attr_codecs import SHAPE, STRING
 from .callee import text, written
@@ -22,7 +22,7 @@ from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

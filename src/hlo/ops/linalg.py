@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine import linalg
 from ..errors import ShapeError
 from ..ir.attrs import FftType, TransposeA
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics import linalg
 from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import BOOL, FLOAT, INT, INT_LIST, EnumCodec
 from .array_rules import int_tuple, ints_text, same_type_ignoring_fp
@@ -24,7 +24,7 @@ from .rule_helpers import array_operand, builder_of, enum_argument
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine.computations import lifted
-from ..engine.reduction import reduce_fn
 from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics.computations import lifted
+from ..numerics.reduction import reduce_fn
 from ..shape import Shape
 from ..text.attr_codecs import COMPUTATION, INT_LIST
 from .array_rules import dims_compatible, int_tuple, ints_text, require_ops
@@ -36,7 +36,7 @@ from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

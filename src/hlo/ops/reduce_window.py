@@ -10,13 +10,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..dtypes import PrimitiveType
-from ..engine.computations import combiner, lifted
-from ..engine.reduction import reduce_window_fn
-from ..engine.select_scatter import select_and_scatter
 from ..errors import ShapeError
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics.computations import combiner, lifted
+from ..numerics.reduction import reduce_window_fn
+from ..numerics.select_scatter import select_and_scatter
 from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import COMPUTATION, WINDOW, print_window
 from .array_rules import dims_compatible, int_tuple, ints_text, require_ops
@@ -45,7 +45,7 @@ from .windows import (
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaComputation, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

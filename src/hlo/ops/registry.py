@@ -104,6 +104,9 @@ class OpSpec:
     shape_rule: Callable[..., Shape] | None = None
     kernel: Callable[..., Any] | None = None
     accepts_result_accuracy: bool = False
+    # One of the unary or binary elementwise ops (a called computation made only of these and
+    # a few others runs lifted to whole arrays).
+    elementwise: bool = False
     # Applied to each parsed instruction of this op (normalizations XLA makes when it builds one).
     finish: Callable[[Instruction], Instruction] | None = None
     # The order of called computations when it differs from the attribute order (while: body

@@ -31,7 +31,7 @@ from .shape_ops import transpose
 
 if TYPE_CHECKING:
     from ..builder import XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

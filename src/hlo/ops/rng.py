@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine import random
 from ..errors import HloError, ShapeError
 from ..ir.attrs import RandomAlgorithm, RandomDistribution
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics import random
 from ..shape import Shape
 from ..text.attr_codecs import INT, EnumCodec
 from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
@@ -23,7 +23,7 @@ from .rule_helpers import array_operand, builder_of, enum_argument
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

@@ -20,7 +20,7 @@ from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaComputation, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine.values import TOKEN, as_argument
 from ..errors import EvalError, ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics.values import TOKEN, as_argument
 from ..shape import Shape
 from ..text.attr_codecs import BOOL
 from .callee import text, written
@@ -25,7 +25,7 @@ from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 U32 = Shape.scalar(PrimitiveType.U32)

@@ -31,7 +31,7 @@ from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 __all__ = ["one_dimension"]  # other families' parse-time check, kept importable from here

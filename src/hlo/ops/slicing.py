@@ -32,7 +32,7 @@ from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 
@@ -421,7 +421,7 @@ def concatenate_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., 
 def pad_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
     """Interior padding first (the operand's elements spread out), then edge padding; negative
     edge padding crops."""
-    from ..engine.windows import pad
+    from ..numerics.windows import pad
 
     config = [(p.low, p.high, p.interior) for p in instr.attrs["padding"].dimensions]
     return lambda x, value: pad(x, value, config)

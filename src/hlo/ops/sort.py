@@ -1,5 +1,5 @@
 """Sorting: sort (variadic, any comparator) and top-k; their attributes, shape rules, builder
-functions and kernels (the sorting algorithms live in hlo.engine.sorting)."""
+functions and kernels (the sorting algorithms live in hlo.numerics.sorting)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine.sorting import sort_fn, top_k
 from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics.sorting import sort_fn, top_k
 from ..shape import UNBOUNDED, Shape
 from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST
 from .array_rules import dims_compatible, one_dimension, require_ops, the_dimension
@@ -23,7 +23,7 @@ from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaComputation, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine import numerics
-from ..engine.elementwise import Math, elementwise_kernel
 from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics import numerics
+from ..numerics.elementwise import Math, elementwise_kernel
 from ..shape import UNBOUNDED, Shape
 from .array_rules import dims_compatible, higher_precision, most_specific, require_ops, same_type_ignoring_fp
 from .registry import ShapeContext, builder_function, define, kernel, shape_rule
@@ -23,7 +23,7 @@ from .shape_ops import add_broadcast_sequence
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..engine.values import TOKEN
 from ..errors import EvalError, ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..literal import Literal
+from ..numerics.values import TOKEN
 from ..shape import Shape
 from ..text.attr_codecs import INT, Simple
 from ..text.sharding_codec import parse_domain, print_domain
@@ -21,7 +21,7 @@ from .rule_helpers import builder_of
 
 if TYPE_CHECKING:
     from ..builder import XlaBuilder, XlaOp
-    from ..engine.plan import KernelContext
+    from ..numerics.context import KernelContext
 
 Op = Opcode
 

@@ -22,7 +22,7 @@ from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from . import bits, numerics
 from .computations import is_elementwise
-from .plan import KernelContext, plan_computation
+from .context import KernelContext
 
 Op = Opcode
 Key = Callable[[Sequence[np.ndarray]], np.ndarray]  # the operands -> an ascending key
@@ -153,4 +153,4 @@ def _cut(c: Computation, node: Instruction, param: str, ctx: KernelContext) -> A
                 i = i.replace(attrs=FrozenDict(parameter_number=0))
             instructions.append(i)
     sub = Computation(f"{c.name}.key.{node.name}", tuple(instructions), node.name)
-    return plan_computation(sub, ctx)
+    return ctx.plan(sub)

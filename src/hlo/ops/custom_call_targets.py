@@ -228,7 +228,7 @@ def _gesdd(a: np.ndarray, backend_config: str = "", shape: Shape | None = None) 
 
 def _trsm(a: np.ndarray, b: np.ndarray, backend_config: str = "") -> np.ndarray:
     from ..ir.attrs import TransposeA
-    from .linalg import triangular_solve
+    from ..numerics.linalg import triangular_solve
 
     chars = config_chars(backend_config)
     transpose = {"N": TransposeA.NO_TRANSPOSE, "T": TransposeA.TRANSPOSE, "C": TransposeA.ADJOINT}[
@@ -246,7 +246,7 @@ def _trsm(a: np.ndarray, b: np.ndarray, backend_config: str = "") -> np.ndarray:
 
 def _top_k(x: np.ndarray, shape: Shape | None = None) -> tuple[np.ndarray, np.ndarray]:
     from ..dtypes import from_numpy_dtype
-    from .sorting import top_k
+    from ..numerics.sorting import top_k
 
     assert shape is not None
     k = shape.tuple_shapes[0].dimensions[-1]

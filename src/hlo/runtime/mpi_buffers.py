@@ -1,4 +1,4 @@
-"""Collectives over MPI on raw buffers: the fast path of the MPI backend (engine.mpi).
+"""Collectives over MPI on raw buffers: the fast path of the MPI backend (runtime.mpi).
 
 Each group of devices a collective uses gets a sub-communicator whose ranks are the group's
 positions, made by every rank in the same order at the start of a run (`group_comms`) and kept
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..ir.module import Module
-from .replicas import Devices, Pattern, participants
+from ..ops.collective_groups import Devices, Pattern, participants
 
 Wait = Callable[[Any], None]
 
@@ -68,7 +68,7 @@ def group_comms(comm: Any, module: Module, devices: Devices) -> dict[tuple[int, 
 
 def _partitions(module: Module, devices: Devices) -> list[tuple[tuple[int, ...], ...]]:
     """The distinct ways the module's collectives cut the devices into groups, in module order."""
-    from ..ops.collective_kernels import group_mode
+    from ..ops.collective_groups import group_mode
 
     partitions: list[tuple[tuple[int, ...], ...]] = []
     for computation in module.computations:

@@ -20,7 +20,7 @@ from ..ir.computation import Computation
 from ..ir.opcode import Opcode
 from . import bits, numerics
 from .computations import lifted
-from .plan import KernelContext
+from .context import KernelContext
 
 Comparator = Callable[..., Any]
 

@@ -1,6 +1,6 @@
 """Devices as MPI ranks (`mpiexec -n N hlo run MODULE --backend mpi`): rank d runs device d.
 
-Collectives of arrays run as MPI collectives on the group's sub-communicator (engine.mpi_buffers:
+Collectives of arrays run as MPI collectives on the group's sub-communicator (runtime.mpi_buffers:
 all-reduce, reduce-scatter, all-gather, all-to-all, broadcast; permutes point to point), after a
 small header exchange that checks every member is at the same collective. The rest (tuple
 all-to-all, ragged-all-to-all, reducers of tuples) send each value to the other members (pickled,
@@ -23,8 +23,8 @@ import numpy as np
 from ..errors import CollectiveError, HloError
 from ..ir.instruction import Instruction
 from ..ir.module import Module
+from ..ops.collective_groups import Devices, GroupsFn, Pattern
 from . import mpi_buffers
-from .replicas import Devices, GroupsFn, Pattern
 
 _DATA_TAGS = 30000
 _NOTICE = 32000  # "I ended" / "I failed" messages

@@ -13,10 +13,11 @@ import numpy as np
 from ..builder import XlaComputation
 from ..errors import EvalError, HloError
 from ..ir.module import Module
+from ..numerics.context import RunOptions
+from ..numerics.values import as_argument
 from ..verifier import verify
 from . import blas_threads
-from .plan import KernelContext, Plan, RunOptions, plan_computation
-from .values import as_argument
+from .plan import Plan, PlanContext, plan_computation
 
 
 class Executable:
@@ -26,7 +27,7 @@ class Executable:
         verify(module)
         self.module = module
         self.options = options or RunOptions()
-        self.context = KernelContext(module, self.options)
+        self.context = PlanContext(module, self.options)
         self.entry: Plan = plan_computation(module.entry, self.context)
 
     def __call__(self, *args: Any, infeed: Any = None, outfeed: list[Any] | None = None) -> Any:
@@ -56,7 +57,8 @@ class Executable:
 
     def run_devices(self, per_device: Sequence[Sequence[Any]], replicas: int, partitions: int) -> list[Any]:
         """One run per device, in threads meeting at collectives; the results in device order."""
-        from .replicas import Devices, Rendezvous, check_collectives, run_devices
+        from ..ops.collective_groups import Devices
+        from .replicas import Rendezvous, check_collectives, run_devices
 
         devices = Devices(replicas, partitions)
         check_collectives(self.module, devices)
@@ -78,8 +80,8 @@ class Executable:
 
     def run_mpi(self, args: Sequence[Any], replicas: int, partitions: int, timeout: float = 300.0) -> Any:
         """This MPI rank's device (device = rank) of a run over `replicas x partitions` ranks."""
+        from ..ops.collective_groups import Devices
         from .mpi import MpiRendezvous, comm_world
-        from .replicas import Devices
 
         comm = comm_world()
         rank, size = comm.Get_rank(), comm.Get_size()

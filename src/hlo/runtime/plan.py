@@ -19,6 +19,7 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
+from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
 
@@ -29,17 +30,6 @@ SIDE_EFFECTING = frozenset(
         Opcode.RNG_GET_AND_UPDATE_STATE,
     }
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    """How to run: `flush_denormals` as XLA:CPU does (subnormal floats become zero in float
-    arithmetic); `max_iterations` stops a while loop that runs longer (None: no limit); `seed`
-    seeds the generator of rng ops."""
-
-    flush_denormals: bool = True
-    max_iterations: int | None = None
-    seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -78,9 +68,10 @@ class Plan:
 
 
 @dataclass
-class KernelContext:
-    """What a kernel factory may ask for while it binds an instruction: the module, the run
-    options, and the plans of the computations the instruction calls."""
+class PlanContext:
+    """The runtime's side of hlo.numerics.context.KernelContext: what a kernel factory may ask
+    for while it binds an instruction (the module, the run options, the plans of the
+    computations the instruction calls)."""
 
     module: Module
     options: RunOptions
@@ -110,8 +101,15 @@ class KernelContext:
             self.plans[name] = plan
         return plan
 
+    def plan(self, computation: Computation) -> Plan:
+        """A computation made by a kernel (not in the module), planned in this context."""
+        return plan_computation(computation, self)
 
-def plan_computation(c: Computation, ctx: KernelContext) -> Plan:
+    def is_elementwise(self, instr: Instruction) -> bool:
+        return spec(instr.opcode).elementwise
+
+
+def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     live = _live_instructions(c)
     slot_of: dict[str, int] = {}
     order = [i for i in c.instructions if i.name in live]
@@ -146,7 +144,7 @@ def plan_computation(c: Computation, ctx: KernelContext) -> Plan:
     return plan
 
 
-def _bind(i: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+def _bind(i: Instruction, ctx: PlanContext) -> Callable[..., Any]:
     factory = spec(i.opcode).kernel
     if factory is None:
         raise EvalError(

@@ -13,8 +13,8 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..ir.instruction import Instruction
+from .context import KernelContext
 from .numerics import compute_dtype, flush_denormals, is_ml_dtype
-from .plan import KernelContext
 
 
 @dataclass(frozen=True)

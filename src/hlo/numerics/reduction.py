@@ -14,7 +14,7 @@ from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from . import numerics
 from .computations import accumulate_dtype, lifted, recognise_reducer, tree_reduce
-from .plan import KernelContext
+from .context import KernelContext
 from .windows import window_view
 
 

@@ -18,8 +18,8 @@ from ..errors import EvalError
 from ..ir.computation import Computation
 from ..ir.opcode import Opcode
 from . import numerics
+from .context import KernelContext
 from .elementwise import working_dtype
-from .plan import KernelContext
 
 Op = Opcode
 
@@ -89,10 +89,8 @@ def recognise_reducer(c: Computation) -> Reducer | None:
 
 def is_elementwise(c: Computation, ctx: KernelContext, seen: frozenset[str] = frozenset()) -> bool:
     """Whether every instruction of `c` (and of what it calls) works unchanged on arrays."""
-    from ..ops.elementwise import BINARY_BY_OPCODE, UNARY_BY_OPCODE
-
     for i in c.instructions:
-        if i.opcode in UNARY_BY_OPCODE or i.opcode in BINARY_BY_OPCODE:
+        if ctx.is_elementwise(i):
             continue
         if i.opcode in _SCALAR_ONLY and _all_scalars(i, c):
             continue
@@ -112,10 +110,13 @@ def lifted(ctx: KernelContext, name: str, op: str) -> Callable[..., Any]:
     a clear error when it holds ops that do not work elementwise."""
     c = ctx.module.computation(name)
     if not is_elementwise(c, ctx):
-        from ..ops.elementwise import BINARY_BY_OPCODE, UNARY_BY_OPCODE
-
-        elementwise = _ELEMENTWISE_EXTRA | set(UNARY_BY_OPCODE) | set(BINARY_BY_OPCODE)
-        kinds = sorted({i.opcode.text for i in c.instructions if i.opcode not in elementwise})
+        kinds = sorted(
+            {
+                i.opcode.text
+                for i in c.instructions
+                if not ctx.is_elementwise(i) and i.opcode not in _ELEMENTWISE_EXTRA
+            }
+        )
         raise EvalError(
             f"{op}: the computation %{name} holds ops that do not apply elementwise "
             f"({', '.join(kinds)}); only elementwise computations can run vectorized"

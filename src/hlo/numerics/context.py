@@ -1,0 +1,57 @@
+"""What a kernel may ask of the engine that runs it, as an interface: the kernels (hlo.ops) and
+the algorithms they share (hlo.numerics) are written against it, and hlo.runtime's planner
+provides it, so nothing below the runtime knows how plans are made or run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..ir.computation import Computation
+from ..ir.instruction import Instruction
+from ..ir.module import Module
+from ..shape import Shape
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run: `flush_denormals` as XLA:CPU does (subnormal floats become zero in float
+    arithmetic); `max_iterations` stops a while loop that runs longer (None: no limit); `seed`
+    seeds the generator of rng ops."""
+
+    flush_denormals: bool = True
+    max_iterations: int | None = None
+    seed: int = 0
+
+
+class KernelContext(Protocol):
+    """What a kernel factory may ask for while it binds an instruction: the module, the run
+    options, the per-thread state of the run, and callables for the computations it calls."""
+
+    @property
+    def module(self) -> Module: ...
+
+    @property
+    def options(self) -> RunOptions: ...
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The state of the run on this thread (rng, feeds, the device and its rendezvous)."""
+        ...
+
+    def operand_shapes(self, instr: Instruction) -> tuple[Shape, ...]:
+        """The shapes of an instruction's operands (in the computation being planned)."""
+        ...
+
+    def computation(self, name: str) -> Callable[..., Any]:
+        """A called computation of the module, ready to run (planned once)."""
+        ...
+
+    def plan(self, computation: Computation) -> Callable[..., Any]:
+        """A computation that is not in the module (made by a kernel), ready to run."""
+        ...
+
+    def is_elementwise(self, instr: Instruction) -> bool:
+        """Whether the op is one of the unary or binary elementwise ops (the registry knows)."""
+        ...
