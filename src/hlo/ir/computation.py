@@ -50,6 +50,6 @@ class Computation:
         return self.root.shape
 
     def __str__(self) -> str:
-        from ..text.printer import print_computation
+        from .services import Services, require
 
-        return print_computation(self)
+        return require(Services.print_computation, "str(computation)")(self)

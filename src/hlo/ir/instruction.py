@@ -50,14 +50,14 @@ class Instruction:
     @property
     def called_computations(self) -> tuple[str, ...]:
         """Names of the computations this instruction calls, in attribute order."""
-        from ..ops.registry import called_computation_names
+        from .services import Services, require
 
-        return called_computation_names(self)
+        return require(Services.called_computation_names, "called_computations")(self)
 
     def __str__(self) -> str:
-        from ..text.printer import print_instruction
+        from .services import Services, require
 
-        return print_instruction(self)
+        return require(Services.print_instruction, "str(instruction)")(self)
 
 
 _DEFAULTS: dict[str, Any] = {

@@ -95,9 +95,9 @@ class Module:
     def to_text(self, form: str = "long") -> str:
         """The module as HLO text; `form` is one of text.printer.FORMS ('long', 'short',
         'default', 'canonical', ...)."""
-        from ..text.printer import print_module
+        from .services import Services, require
 
-        return print_module(self, form)
+        return require(Services.print_module, "Module.to_text")(self, form)
 
     def __str__(self) -> str:
         return self.to_text()

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ShapeError
+from ..ir.attr_kinds import COMPUTATION, INT_LIST, REPLICA_GROUPS
 from ..ir.opcode import Opcode
+from ..ir.services import spell
 from ..layout import Layout
 from ..shape import UNBOUNDED, Shape
-from ..text.attr_codecs import COMPUTATION, INT_LIST
-from ..text.sharding_codec import print_replica_groups
 from .array_rules import one_dimension, the_dimension
 from .callee import embed, text
 from .registry import AttrSpec, ShapeContext, builder_function, define, shape_rule
@@ -137,7 +137,7 @@ def shard_count(
             raise ShapeError(
                 f"the shard count must be the replica group size {n}: "
                 f"found {count} ({what} dimension {dim}) for "
-                f"replica_groups={print_replica_groups(ctx.attr('replica_groups', NO_GROUPS))}"
+                f"replica_groups={spell(REPLICA_GROUPS, ctx.attr('replica_groups', NO_GROUPS))}"
             )
     return count
 

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ShapeError
+from ..ir.attr_kinds import BOOL, INT, REPLICA_GROUPS, enum_kind
 from ..ir.attrs import CollectiveMode
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..ir.replica_groups import ExplicitReplicaGroups, IotaReplicaGroups, MeshAxesReplicaGroups, ReplicaGroups
+from ..ir.services import spell
 from ..layout import Layout
 from ..shape import Shape
-from ..text.attr_codecs import BOOL, INT, EnumCodec, Simple
-from ..text.sharding_codec import parse_replica_groups, print_replica_groups
 from .array_rules import one_dimension
 from .callee import program, signature, text
 from .registry import AttrSpec, ShapeContext, if_true
@@ -31,8 +31,7 @@ if TYPE_CHECKING:
 
 Op = Opcode
 
-REPLICA_GROUPS = Simple(parse_replica_groups, print_replica_groups)
-MODE = EnumCodec(CollectiveMode, "a collective mode")
+MODE = enum_kind(CollectiveMode, "a collective mode")
 NO_GROUPS = ExplicitReplicaGroups(())
 
 
@@ -81,7 +80,7 @@ def replica_groups(ctx: ShapeContext, mode: GroupMode, uniform: bool = True) -> 
     of every device, except with flattened ids."""
     value: ReplicaGroups = ctx.attr("replica_groups", NO_GROUPS)
     groups = value.groups()
-    shown = print_replica_groups(value)
+    shown = spell(REPLICA_GROUPS, value)
     if not groups:
         if mode is GroupMode.FLATTENED_ID:
             raise ShapeError("replica_groups= must list the groups when use_global_device_ids=true: found {}")

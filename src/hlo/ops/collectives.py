@@ -13,10 +13,10 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
+from ..ir.attr_kinds import BOOL, COMPUTATION
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from ..text.attr_codecs import BOOL, COMPUTATION
 from .callee import embed, text
 from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import builder_of, operand

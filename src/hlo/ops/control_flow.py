@@ -11,11 +11,11 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import EvalError, ShapeError
+from ..ir.attr_kinds import BOOL, COMPUTATION, COMPUTATION_LIST
 from ..ir.frozen import FrozenDict
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from ..text.attr_codecs import BOOL, COMPUTATION, COMPUTATION_LIST
 from .callee import embed, or_dynamic, program, signature, text, texts
 from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule
 from .rule_helpers import builder_of, operand

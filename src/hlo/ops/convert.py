@@ -11,11 +11,11 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import EvalError, ShapeError
+from ..ir.attr_kinds import INT
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics import bits, numerics
 from ..shape import Shape, as_primitive_type
-from ..text.attr_codecs import INT
 from .array_rules import require_ops, storage_bits, written_element_type
 from .registry import BUILDERS, AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import array_operand, builder_of, operand

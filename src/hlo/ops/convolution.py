@@ -10,11 +10,12 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
+from ..ir.attr_kinds import DIM_LABELS, INT, SPARSITY_CONFIG, WINDOW, enum_kind
 from ..ir.attrs import ConvolutionDimensionNumbers, ConvolutionKind, PaddingType, Window, WindowDimension
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..ir.services import spell
 from ..shape import UNBOUNDED, Shape, as_primitive_type
-from ..text.attr_codecs import DIM_LABELS, INT, SPARSITY_CONFIG, WINDOW, EnumCodec, print_window
 from .array_rules import higher_precision, int_tuple, require_ops
 from .dot import PrecisionConfig, precision_attrs, precision_config_attrs
 from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule, unless
@@ -37,7 +38,7 @@ define(
     AttrSpec("batch_group_count", INT, default=1, printed=unless(1)),
     AttrSpec(
         "convolution_kind",
-        EnumCodec(ConvolutionKind, "a convolution kind"),
+        enum_kind(ConvolutionKind, "a convolution kind"),
         default=ConvolutionKind.UNSET,
         printed=unless(ConvolutionKind.UNSET),
     ),
@@ -66,7 +67,7 @@ def _size(n: int) -> str:
 
 
 def _window_text(window: Window) -> str:
-    return "window=" + print_window(window)
+    return "window=" + spell(WINDOW, window)
 
 
 def _input_dims(d: ConvolutionDimensionNumbers) -> tuple[int, ...]:

@@ -9,6 +9,19 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ShapeError
+from ..ir.attr_kinds import (
+    BOOL,
+    COMPUTATION,
+    COMPUTATION_LIST,
+    DIM_LABELS,
+    INT,
+    LITERAL,
+    OPERAND_ALIASING,
+    SHAPE_LIST,
+    STRING,
+    WINDOW,
+    enum_kind,
+)
 from ..ir.attrs import (
     ConvolutionDimensionNumbers,
     CustomCallApiVersion,
@@ -20,20 +33,6 @@ from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..literal import Literal
 from ..shape import Shape
-from ..text.attr_codecs import (
-    BOOL,
-    COMPUTATION,
-    COMPUTATION_LIST,
-    DIM_LABELS,
-    INT,
-    OPERAND_ALIASING,
-    SHAPE_LIST,
-    STRING,
-    WINDOW,
-    EnumCodec,
-    Simple,
-)
-from ..text.literal_codec import parse_untyped_literal, print_literal
 from .callee import as_aliases, check_aliases, embed, written
 from .dot import precision_attrs
 from .registry import (
@@ -54,7 +53,6 @@ if TYPE_CHECKING:
 
 Op = Opcode
 
-LITERAL = Simple(parse_untyped_literal, lambda v: print_literal(v, with_shape=True))
 # Targets whose operand_layout_constraints XLA's verifier does not check.
 UNCHECKED_LAYOUT_TARGETS = ("LayoutConstraint", "control_dep")
 
@@ -102,16 +100,16 @@ spec = define(
     AttrSpec("feature_group_count", INT, default=1, printed=unless(1)),
     AttrSpec("batch_group_count", INT, default=1, printed=unless(1)),
     *precision_attrs(-1),
-    AttrSpec("padding_type", EnumCodec(PaddingType, "a padding type"), default=PaddingType.INVALID,
+    AttrSpec("padding_type", enum_kind(PaddingType, "a padding type"), default=PaddingType.INVALID,
              printed=unless(PaddingType.INVALID)),
     AttrSpec("custom_call_target", STRING, required=True),
     AttrSpec("operand_layout_constraints", SHAPE_LIST),
     AttrSpec("custom_call_has_side_effect", BOOL, default=False, printed=if_true),
     AttrSpec("literal", LITERAL),
     AttrSpec("output_to_operand_aliasing", OPERAND_ALIASING, printed=if_nonempty),
-    AttrSpec("schedule", EnumCodec(CustomCallSchedule, "a custom-call schedule", True),
+    AttrSpec("schedule", enum_kind(CustomCallSchedule, "a custom-call schedule", True),
              default=CustomCallSchedule.NONE, printed=unless(CustomCallSchedule.NONE)),
-    AttrSpec("api_version", EnumCodec(CustomCallApiVersion, "a custom-call API version", True),
+    AttrSpec("api_version", enum_kind(CustomCallApiVersion, "a custom-call API version", True),
              default=CustomCallApiVersion.ORIGINAL, printed=unless(CustomCallApiVersion.ORIGINAL)),
     AttrSpec("to_apply", COMPUTATION, printed=lambda v, ctx: False),
     AttrSpec("called_computations", COMPUTATION_LIST, printed=if_nonempty),

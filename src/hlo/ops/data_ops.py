@@ -12,10 +12,10 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import HloError, ShapeError
+from ..ir.attr_kinds import INT, INT32, INT_LIST
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import UNBOUNDED, Shape, as_primitive_type
-from ..text.attr_codecs import INT, INT32, INT_LIST
 from .array_rules import (
     add_given,
     given_shape_rule,

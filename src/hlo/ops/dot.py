@@ -11,13 +11,11 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
+from ..ir.attr_kinds import INT_LIST, PRECISION_LIST, enum_kind
 from ..ir.attrs import DotAlgorithm, Precision
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import UNBOUNDED, Shape, as_primitive_type
-from ..text.attr_codecs import INT_LIST, EnumCodec, Simple
-from ..text.lexer import Tok
-from ..text.reader import TextReader
 from .array_rules import higher_precision, int_tuple, ints_text, require_ops
 from .registry import (
     AttrSpec,
@@ -38,19 +36,7 @@ if TYPE_CHECKING:
 Op = Opcode
 
 
-def _read_precisions(r: TextReader) -> tuple[Precision, ...]:
-    return tuple(
-        r.list_of(
-            lambda: r.enum(Precision, "a precision", case_insensitive=True),
-            Tok.LBRACE,
-            Tok.RBRACE,
-            "operand_precision",
-        )
-    )
-
-
-PRECISION_LIST = Simple(_read_precisions, lambda v: "{" + ",".join(p.value for p in v) + "}")
-ALGORITHM = EnumCodec(DotAlgorithm, "a dot algorithm", case_insensitive=True)
+ALGORITHM = enum_kind(DotAlgorithm, "a dot algorithm", case_insensitive=True)
 
 
 def precision_attrs(operands: int = 2) -> tuple[AttrSpec, AttrSpec]:

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
+from ..ir.attr_kinds import enum_kind
 from ..ir.attrs import ComparisonDirection, ComparisonType
 from ..ir.instruction import Instruction
 from ..ir.metadata import ResultAccuracy
@@ -20,7 +21,6 @@ from ..ir.opcode import Opcode
 from ..numerics import bits, numerics
 from ..numerics.elementwise import Math, elementwise_kernel
 from ..shape import Shape
-from ..text.attr_codecs import EnumCodec
 from .array_rules import dims_compatible, int_tuple, require_ops
 from .broadcasting import elementwise_binary
 from .registry import (
@@ -245,10 +245,10 @@ def default_comparison_type(ctx: OpContext) -> ComparisonType:
 
 define(
     Op.COMPARE,
-    AttrSpec("direction", EnumCodec(ComparisonDirection, "a comparison direction"), required=True),
+    AttrSpec("direction", enum_kind(ComparisonDirection, "a comparison direction"), required=True),
     AttrSpec(
         "type",
-        EnumCodec(ComparisonType, "a comparison type"),
+        enum_kind(ComparisonType, "a comparison type"),
         default=default_comparison_type,
         printed=lambda v, ctx: not ctx.operand_shapes or v != default_comparison_type(ctx),
     ),

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
+from ..ir.attr_kinds import INT_LIST, INT_LIST_LIST, SOURCE_TARGET_PAIRS
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..ir.services import spell
 from ..layout import Layout
 from ..shape import UNBOUNDED, Shape
-from ..text.attr_codecs import INT_LIST, INT_LIST_LIST, Simple
-from ..text.sharding_codec import parse_source_target_pairs, print_source_target_pairs
 from .array_rules import one_dimension
 from .callee import text, texts
 from .collective_common import (
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from ..builder import XlaOp
 
 Op = Opcode
-SOURCE_TARGET_PAIRS = Simple(parse_source_target_pairs, print_source_target_pairs)
 
 
 # -- all-to-all -------------------------------------------------------------------------------
@@ -384,7 +383,7 @@ def _pairs(ctx: ShapeContext, allowed: int) -> None:
                 raise ShapeError(
                     f"source_target_pairs= must name each {role} at most {times}: "
                     f"found {role} {device} {n} times "
-                    f"in {print_source_target_pairs(pairs)}"
+                    f"in {spell(SOURCE_TARGET_PAIRS, pairs)}"
                 )
 
 

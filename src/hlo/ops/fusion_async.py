@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ShapeError
+from ..ir.attr_kinds import CALLS, OPERAND_ALIASING, RAW_STRING, enum_kind
 from ..ir.attrs import FusionKind
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from ..text.attr_codecs import CALLS, OPERAND_ALIASING, RAW_STRING, EnumCodec
 from .callee import as_aliases, check_aliases, embed, is_prefix, program, signature, text, texts
 from .registry import (
     AttrSpec,
@@ -38,7 +38,7 @@ Op = Opcode
 # -- fusion -----------------------------------------------------------------------------------
 define(
     Op.FUSION,
-    AttrSpec("kind", EnumCodec(FusionKind, "a fusion kind"), required=True),
+    AttrSpec("kind", enum_kind(FusionKind, "a fusion kind"), required=True),
     AttrSpec("output_to_operand_aliasing", OPERAND_ALIASING, printed=if_nonempty),
     AttrSpec("calls", CALLS, required=True),
 )

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ShapeError
+from ..ir.attr_kinds import BOOL, COMPUTATION, INT, INT_LIST
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics.computations import combiner, lifted
 from ..numerics.indexing import IndexMap, gather, scatter
 from ..shape import UNBOUNDED, Shape
-from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST
 from .array_rules import int_tuple, require_ops
 from .callee import embed
 from .registry import (

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import EvalError, ShapeError
+from ..ir.attr_kinds import SHAPE, STRING
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics.values import TOKEN, as_argument
 from ..shape import Shape
-from ..text.attr_codecs import SHAPE, STRING
 from .callee import text, written
 from .registry import AttrSpec, ShapeContext, builder_function, define, if_nonempty, kernel, shape_rule
 from .rule_helpers import builder_of, operand

@@ -12,12 +12,12 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
+from ..ir.attr_kinds import BOOL, FLOAT, INT, INT_LIST, enum_kind
 from ..ir.attrs import FftType, TransposeA
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics import linalg
 from ..shape import UNBOUNDED, Shape
-from ..text.attr_codecs import BOOL, FLOAT, INT, INT_LIST, EnumCodec
 from .array_rules import int_tuple, ints_text, same_type_ignoring_fp
 from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule, unless
 from .rule_helpers import array_operand, builder_of, enum_argument
@@ -36,7 +36,7 @@ define(
     AttrSpec("unit_diagonal", BOOL, default=False, printed=if_true),
     AttrSpec(
         "transpose_a",
-        EnumCodec(TransposeA, "a transpose option"),
+        enum_kind(TransposeA, "a transpose option"),
         default=TransposeA.INVALID,
         printed=unless(TransposeA.INVALID),
     ),
@@ -44,7 +44,7 @@ define(
 define(Op.CHOLESKY, AttrSpec("lower", BOOL, default=False, printed=if_true))
 define(
     Op.FFT,
-    AttrSpec("fft_type", EnumCodec(FftType, "an FFT type"), required=True),
+    AttrSpec("fft_type", enum_kind(FftType, "an FFT type"), required=True),
     AttrSpec("fft_length", INT_LIST, required=True),
 )
 for op in (Op.BATCH_NORM_TRAINING, Op.BATCH_NORM_INFERENCE, Op.BATCH_NORM_GRAD):

@@ -15,12 +15,12 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
+from ..ir.attr_kinds import COMPUTATION, INT_LIST
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics.computations import lifted
 from ..numerics.reduction import reduce_fn
 from ..shape import Shape
-from ..text.attr_codecs import COMPUTATION, INT_LIST
 from .array_rules import dims_compatible, int_tuple, ints_text, require_ops
 from .callee import embed, program, signature, text
 from .registry import (

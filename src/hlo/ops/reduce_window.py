@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
+from ..ir.attr_kinds import COMPUTATION, WINDOW
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..ir.services import spell
 from ..numerics.computations import combiner, lifted
 from ..numerics.reduction import reduce_window_fn
 from ..numerics.select_scatter import select_and_scatter
 from ..shape import UNBOUNDED, Shape
-from ..text.attr_codecs import COMPUTATION, WINDOW, print_window
 from .array_rules import dims_compatible, int_tuple, ints_text, require_ops
 from .callee import embed, program, signature, text
 from .reduce import (
@@ -108,7 +109,7 @@ def select_and_scatter_shape(ctx: ShapeContext) -> Shape:
     if not dims_compatible(source, expected):
         raise ShapeError(
             f"operand 1 (source) must have one value per window, dimensions {list(expected.dimensions)} "
-            f"for operand {text(operand)} and window={print_window(window)}: found {text(source)}"
+            f"for operand {text(operand)} and window={spell(WINDOW, window)}: found {text(source)}"
         )
     if not same_ignoring_precision(source.element_type, t):
         raise ShapeError(

@@ -1,4 +1,4 @@
-"""The op registry: for every opcode, its attribute schema (with the codec of each attribute),
+"""The op registry: for every opcode, its attribute schema (each attribute declared by its kind),
 its operand-count rule, its parse-time checks, its shape rule and its kernel. The parser, printer,
 verifier, builder and engine know no op by name; they ask here. Each op family's module
 (`hlo.ops.<family>`) registers its ops with `define` and the decorators."""
@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..dtypes import PrimitiveType
+from ..ir.attr_kinds import AttrKind
 from ..ir.frozen import FrozenDict
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from ..text.attr_codecs import Codec
 
 _NO_DEFAULT: Any = object()
 
@@ -63,7 +63,7 @@ class AttrSpec:
     the printer writes it (XLA leaves out default values), by default when it is not None."""
 
     name: str
-    codec: Codec
+    kind: AttrKind
     required: bool | Callable[[OpContext], bool] = False
     default: Any = _NO_DEFAULT
     printed: Callable[[Any, OpContext], bool] | None = None
@@ -183,7 +183,7 @@ def spec(opcode: Opcode) -> OpSpec:
 def called_computation_names(instr: Instruction) -> tuple[str, ...]:
     """Computations an instruction calls, in attribute order."""
     op = spec(instr.opcode)
-    attrs = op.callee_order or tuple(a.name for a in op.attrs if a.codec.calls_computations)
+    attrs = op.callee_order or tuple(a.name for a in op.attrs if a.kind.calls_computations)
     names: list[str] = []
     for name in attrs:
         if name in instr.attrs:
@@ -203,7 +203,7 @@ def rename_references(i: Instruction, names: dict[str, str], comps: dict[str, st
         if any(o in names for o in i.control_predecessors):
             changes["control_predecessors"] = tuple(names.get(o, o) for o in i.control_predecessors)
     if comps:
-        callees = [a.name for a in spec(i.opcode).attrs if a.codec.calls_computations and a.name in i.attrs]
+        callees = [a.name for a in spec(i.opcode).attrs if a.kind.calls_computations and a.name in i.attrs]
         if callees:
             attrs = dict(i.attrs)
             for key in callees:
@@ -217,6 +217,13 @@ def rename_references(i: Instruction, names: dict[str, str], comps: dict[str, st
     return i.replace(**changes) if changes else i
 
 
+def _install() -> None:
+    from ..ir.services import Services
+
+    Services.called_computation_names = called_computation_names
+
+
+_install()
 _loaded = False
 
 

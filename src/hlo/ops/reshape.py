@@ -12,10 +12,10 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
+from ..ir.attr_kinds import INT
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from ..text.attr_codecs import INT
 from .array_rules import (
     add_given,
     given_shape_rule,

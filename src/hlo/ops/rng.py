@@ -12,12 +12,13 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import HloError, ShapeError
+from ..ir.attr_kinds import INT, enum_kind
 from ..ir.attrs import RandomAlgorithm, RandomDistribution
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..ir.services import parse_shape
 from ..numerics import random
 from ..shape import Shape
-from ..text.attr_codecs import INT, EnumCodec
 from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import array_operand, builder_of, enum_argument
 
@@ -29,12 +30,12 @@ Op = Opcode
 
 define(
     Op.RNG,
-    AttrSpec("distribution", EnumCodec(RandomDistribution, "a random distribution", True), required=True),
+    AttrSpec("distribution", enum_kind(RandomDistribution, "a random distribution", True), required=True),
     arity=None,
 )
 define(
     Op.RNG_BIT_GENERATOR,
-    AttrSpec("algorithm", EnumCodec(RandomAlgorithm, "an RNG algorithm", True), required=True),
+    AttrSpec("algorithm", enum_kind(RandomAlgorithm, "an RNG algorithm", True), required=True),
 )
 define(Op.RNG_GET_AND_UPDATE_STATE, AttrSpec("delta", INT, required=True))
 
@@ -122,8 +123,6 @@ def rng_get_and_update_state_shape(ctx: ShapeContext) -> Shape:
 
 # -- builder functions ------------------------------------------------------------------------
 def _shape(builder: XlaBuilder, op_name: str, shape: Shape | str) -> Shape:
-    from ..text.shape_codec import parse_shape
-
     if not isinstance(shape, Shape | str):
         raise builder.error(op_name, f"shape must be a Shape or its text: found {shape!r}")
     try:

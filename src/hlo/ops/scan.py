@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ShapeError
+from ..ir.attr_kinds import BOOL, COMPUTATION, INT, INT_LIST
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST
 from .array_rules import ints_text, require_ops
 from .callee import embed, program, signature, text
 from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule

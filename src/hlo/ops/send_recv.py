@@ -12,11 +12,11 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import EvalError, ShapeError
+from ..ir.attr_kinds import BOOL
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics.values import TOKEN, as_argument
 from ..shape import Shape
-from ..text.attr_codecs import BOOL
 from .callee import text, written
 from .collective_common import ChannelType, channel_id, channel_number
 from .io import token_operand

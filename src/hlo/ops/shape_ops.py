@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import ShapeError
+from ..ir.attr_kinds import INT_LIST
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import UNBOUNDED, Shape
-from ..text.attr_codecs import INT_LIST
 from .array_rules import (
     add_given,
     check_dims,

@@ -10,11 +10,11 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
+from ..ir.attr_kinds import BOOL, COMPUTATION, INT, INT_LIST
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics.sorting import sort_fn, top_k
 from ..shape import UNBOUNDED, Shape
-from ..text.attr_codecs import BOOL, COMPUTATION, INT, INT_LIST
 from .array_rules import dims_compatible, one_dimension, require_ops, the_dimension
 from .callee import embed, program, signature, text
 from .reduce import first_op, maybe_tuple, op_list

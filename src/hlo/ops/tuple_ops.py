@@ -9,13 +9,13 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import EvalError, ShapeError
+from ..ir.attr_kinds import DOMAIN, INT
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..ir.services import parse_shape
 from ..literal import Literal
 from ..numerics.values import TOKEN
 from ..shape import Shape
-from ..text.attr_codecs import INT, Simple
-from ..text.sharding_codec import parse_domain, print_domain
 from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import builder_of
 
@@ -34,7 +34,7 @@ define(Op.GET_TUPLE_ELEMENT, AttrSpec("index", INT, required=True))
 define(Op.AFTER_ALL)
 define(Op.ADD_DEPENDENCY)
 define(Op.OPTIMIZATION_BARRIER)
-define(Op.DOMAIN, AttrSpec("domain", Simple(parse_domain, print_domain), required=True))
+define(Op.DOMAIN, AttrSpec("domain", DOMAIN, required=True))
 
 
 # -- shape rules ------------------------------------------------------------------------------
@@ -70,8 +70,6 @@ def after_all_shape(ctx: ShapeContext) -> Shape:
 # -- builder functions (page 003: Parameter, ConstantLiteral, Tuple, GetTupleElement, ...) -----
 def as_shape(shape: Shape | str) -> Shape:
     """A Shape, or the shape a string such as `f32[4]{0}` spells."""
-    from ..text.shape_codec import parse_shape
-
     return parse_shape(shape) if isinstance(shape, str) else shape
 
 

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ShapeError
+from ..ir.attr_kinds import WINDOW
 from ..ir.attrs import PaddingType, Window, WindowDimension
+from ..ir.services import spell
 from ..shape import UNBOUNDED
-from ..text.attr_codecs import print_window
 from .array_rules import int_tuple
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ def window_output_dims(dims: Sequence[int], window: Window) -> list[int]:
     if len(window.dimensions) != len(dims):
         raise ShapeError(
             f"the window has {len(window.dimensions)} dimensions for an operand of rank {len(dims)}: "
-            f"window={print_window(window)}"
+            f"window={spell(WINDOW, window)}"
         )
     out = []
     for k, (size, w) in enumerate(zip(dims, window.dimensions)):
@@ -107,7 +108,7 @@ def window_output_dims(dims: Sequence[int], window: Window) -> list[int]:
             if value < 1:
                 raise ShapeError(
                     f"window dimension {k} must have a positive {field}: found {value} in "
-                    f"window={print_window(window)}"
+                    f"window={spell(WINDOW, window)}"
                 )
         if size == UNBOUNDED:
             out.append(UNBOUNDED)
@@ -117,7 +118,7 @@ def window_output_dims(dims: Sequence[int], window: Window) -> list[int]:
         if padded < 0:
             raise ShapeError(
                 f"the padding {w.padding_low}_{w.padding_high} of window dimension {k} leaves a negative "
-                f"size around {size} (dilated {base}): window={print_window(window)}"
+                f"size around {size} (dilated {base}): window={spell(WINDOW, window)}"
             )
         extent = (w.size - 1) * w.window_dilation + 1
         out.append(0 if extent > padded else (padded - extent) // w.stride + 1)

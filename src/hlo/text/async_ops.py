@@ -77,7 +77,7 @@ class AsyncBuilder:
         called = [
             c
             for a in spec(parts.wrapped).attrs
-            if a.codec.calls_computations and a.name in parts.attrs
+            if a.kind.calls_computations and a.name in parts.attrs
             for c in (
                 parts.attrs[a.name] if isinstance(parts.attrs[a.name], tuple) else (parts.attrs[a.name],)
             )

@@ -14,6 +14,7 @@ from ..ir.frozen import FrozenDict
 from ..ir.instruction import Instruction, new_instruction
 from ..ir.opcode import Opcode, opcode_from_text
 from ..ops.registry import AttrSpec, OpContext, OpSpec, spec
+from .codec_table import codec_of
 from .metadata_codec import fast_metadata_at
 from .shape_codec import shape_from_text
 
@@ -119,9 +120,9 @@ def fast_instruction(p: InstructionParser, scope: Scope) -> Instruction | None:
             metadata, pos = found
             continue
         a = by_name.get(key)
-        if a is None or a.codec.pattern is None:
+        if a is None or codec_of(a.kind).pattern is None:
             return None
-        fast = a.codec.fast(text, pos)
+        fast = codec_of(a.kind).fast(text, pos)
         if fast is None:
             return None
         attrs[key], pos = fast

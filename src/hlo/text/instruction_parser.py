@@ -15,6 +15,7 @@ from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode, opcode_from_text
 from ..ops.registry import OpContext, OpSpec, ShapeContext, spec
 from ..shape import Shape
+from .codec_table import codec_of
 from .fast_line import fast_instruction
 from .lexer import KEYWORDS, Tok, Token
 from .literal_codec import parse_literal
@@ -456,9 +457,9 @@ class InstructionParser:
                 raise r.error(f"attribute {name} already exists", tok)
             seen.add(name)
             if name in async_names:
-                async_attrs[name] = spec(opcode).by_name[name].codec.parse(r, self.p)
+                async_attrs[name] = codec_of(spec(opcode).by_name[name].kind).parse(r, self.p)
             elif name in own:
-                codec = own[name].codec
+                codec = codec_of(own[name].kind)
                 fast = None
                 if codec.pattern is not None:
                     lex.skip_space()

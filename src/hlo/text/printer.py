@@ -14,6 +14,7 @@ from ..ops.registry import OpContext, spec
 from ..shape import Shape
 from . import module_header as mh
 from .async_ops import is_sugarable
+from .codec_table import codec_of
 from .literal_codec import print_constant_operand
 from .metadata_codec import (
     print_frontend_attributes,
@@ -199,7 +200,9 @@ class Printer:
                     if aliasing:
                         out.append(
                             "output_to_operand_aliasing="
-                            + spec(i.opcode).by_name["output_to_operand_aliasing"].codec.print(aliasing, self)
+                            + codec_of(spec(i.opcode).by_name["output_to_operand_aliasing"].kind).print(
+                                aliasing, self
+                            )
                         )
             else:
                 out += self.own_attributes(i, c)
@@ -217,7 +220,7 @@ class Printer:
         out = []
         for a in op_spec.attrs:
             value = i.attrs.get(a.name)
-            if a.codec.calls_computations:
+            if codec_of(a.kind).calls_computations:
                 if (
                     value is None
                     or opts.subcomputations is Subcomputations.OFF
@@ -240,7 +243,7 @@ class Printer:
                 continue
             if a.name in ("infeed_config", "outfeed_config") and not opts.print_infeed_outfeed_config:
                 continue
-            out.append(f"{a.name}={a.codec.print(value, self)}")
+            out.append(f"{a.name}={codec_of(a.kind).print(value, self)}")
         if i.opcode is Opcode.PARAMETER and i.parameter_replication is not None and opts.print_ids:
             out.append(
                 "parameter_replication={"
