@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hlo import COMBINE_DIMENSION, Layout, ParseError, Shape, Tile, parse_layout, parse_shape
-from hlo.text.shape_codec import print_program_shape, print_shape
+from hlo.value_text.shape import print_program_shape, print_shape
 
 from conftest import cases, load, structured_layout, structured_shape
 

@@ -84,7 +84,7 @@ class Layout:
     padding_value: PaddingValue = PaddingValue.ZERO_PAD
 
     def __str__(self) -> str:
-        from .text.shape_codec import print_layout
+        from .value_text.shape import print_layout
 
         return print_layout(self)
 

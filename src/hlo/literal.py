@@ -147,12 +147,12 @@ class Literal:
         return hash((self.shape, key))
 
     def __str__(self) -> str:
-        from .text.literal_codec import print_literal
+        from .value_text.literal import print_literal
 
         return print_literal(self, with_shape=True)
 
     def __repr__(self) -> str:
-        from .text.literal_codec import print_constant_operand
+        from .value_text.literal import print_constant_operand
 
         return f"Literal({self.shape}, {print_constant_operand(self, print_large_constants=False)})"
 

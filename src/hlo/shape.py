@@ -323,7 +323,7 @@ class Shape:
         key = "_text_with_layout" if print_layout else "_text"
         text = self.__dict__.get(key)
         if text is None:
-            from .text.shape_codec import print_shape
+            from .value_text.shape import print_shape
 
             text = print_shape(self, print_layout)
             object.__setattr__(self, key, text)  # a cache, not a field: equality ignores it

@@ -150,7 +150,7 @@ def require_written_shape(ctx: ShapeContext) -> Shape:
 # -- builder helpers --------------------------------------------------------------------------
 def require_ops(builder: XlaBuilder, op_name: str, **values: Any) -> None:
     """Each keyword value is an XlaOp of `builder` (checked before its shape is read)."""
-    from ..builder import XlaOp
+    from .handles import XlaOp
 
     for name, value in values.items():
         items = value if isinstance(value, list | tuple) else (value,)

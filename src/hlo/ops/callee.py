@@ -55,7 +55,7 @@ def program(ctx: ShapeContext, attr: str, index: int | None = None) -> tuple[str
 def embed(builder: XlaBuilder, op_name: str, computation: Any, what: str) -> str:
     """A called computation (an XlaComputation from its own builder's build()) embedded in
     `builder`; its name there."""
-    from ..builder import XlaComputation
+    from .handles import XlaComputation
 
     if not isinstance(computation, XlaComputation):
         raise builder.error(

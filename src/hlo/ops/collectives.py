@@ -166,7 +166,6 @@ def AllReduceDone(operand: XlaOp) -> XlaOp:
 @builder_function
 def CrossReplicaSum(operand: XlaOp, replica_groups: Any = ()) -> XlaOp:
     """AllReduce with an add reducer (or for pred), as page 003 defines it."""
-    from ..builder import XlaBuilder
     from .registry import BUILDERS
     from .tuple_ops import Parameter
 
@@ -176,7 +175,7 @@ def CrossReplicaSum(operand: XlaOp, replica_groups: Any = ()) -> XlaOp:
         raise builder.error("CrossReplicaSum", "a tuple operand must not be empty: found ()")
     element = s.tuple_shapes[0] if s.is_tuple else s
     scalar = Shape.scalar(element.element_type)
-    sub = XlaBuilder("sum")
+    sub = builder.sub_builder("sum")
     x, y = Parameter(sub, 0, scalar, "x"), Parameter(sub, 1, scalar, "y")
     BUILDERS["Or" if element.element_type is PrimitiveType.PRED else "Add"](x, y)
     return AllReduce(operand, sub.build(), replica_groups)
@@ -221,7 +220,7 @@ def CollectiveBroadcast(
 ) -> XlaOp:
     """The first member's operand (or, with `has_dynamic_root`, the member the last operand, an
     s32 vector, names) broadcast to its whole replica group."""
-    from ..builder import XlaOp
+    from .handles import XlaOp
 
     ops = [operands] if isinstance(operands, XlaOp) else list(operands)
     builder = builder_of("CollectiveBroadcast", ops)

@@ -291,7 +291,7 @@ def Conditional(*args: Any) -> XlaOp:
 
 
 def _selector(builder: XlaBuilder, op: Any, ptype: PrimitiveType, what: str) -> None:
-    from ..builder import XlaOp
+    from .handles import XlaOp
 
     if not isinstance(op, XlaOp):
         raise builder.error("Conditional", f"{what} must be an XlaOp: found {type(op).__name__}")

@@ -37,8 +37,8 @@ from .rule_helpers import array_operand, builder_of
 from .shape_ops import add_broadcast_sequence, broadcast_in_dim
 
 if TYPE_CHECKING:
-    from ..builder import XlaOp
     from ..numerics.context import KernelContext
+    from .handles import XlaOp
 
 Op = Opcode
 P = PrimitiveType

@@ -31,7 +31,7 @@ from .registry import AttrSpec, ShapeContext, builder_function, define, if_nonem
 from .rule_helpers import builder_of, operand
 
 if TYPE_CHECKING:
-    from ..builder import XlaOp
+    from .handles import XlaOp
 
 Op = Opcode
 
@@ -195,7 +195,7 @@ def AllToAllTuple(*args: Any, **kwargs: Any) -> XlaOp:
     to group member i, the received ones as a tuple. `AllToAllTuple(operand, split_dimension,
     concat_dimension, split_count, replica_groups=(), layout=None, channel_id=None)`: AllToAll
     done as slices, the tuple form and a concatenation (XlaBuilder's two overloads)."""
-    from ..builder import XlaOp
+    from .handles import XlaOp
 
     if args and isinstance(args[0], XlaOp):
         return _split_all_to_all_tuple(*args, **kwargs)

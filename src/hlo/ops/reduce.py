@@ -304,7 +304,7 @@ def Reduce(
     """Reduce the given dimensions with `computation`; several operands and init values make a
     variadic reduce with a tuple result (page 003). Also XLA's one-operand form
     Reduce(operand, init_value, computation, dimensions_to_reduce)."""
-    from ..builder import XlaOp
+    from .handles import XlaOp
 
     args: tuple[Any, ...] = (builder, operands, init_values, computation, dimensions_to_reduce)
     if isinstance(builder, XlaOp):  # XLA's (operand, init_value, computation, dimensions_to_reduce)

@@ -30,8 +30,8 @@ from .rule_helpers import array_operand, builder_of
 from .shape_ops import transpose
 
 if TYPE_CHECKING:
-    from ..builder import XlaOp
     from ..numerics.context import KernelContext
+    from .handles import XlaOp
 
 Op = Opcode
 

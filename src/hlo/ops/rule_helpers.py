@@ -72,7 +72,7 @@ def called(ctx: ShapeContext, attr: str) -> tuple[tuple[Shape, ...], Shape]:
 
 def builder_of(op_name: str, *operands: Any) -> XlaBuilder:
     """The builder of the first XlaOp among `operands` (possibly nested in sequences)."""
-    from ..builder import XlaOp
+    from .handles import XlaOp
 
     for o in operands:
         if isinstance(o, XlaOp):
@@ -90,7 +90,7 @@ def computation_name(builder: XlaBuilder, computation: XlaComputation) -> str:
 
 
 def as_ops(values: XlaOp | Sequence[XlaOp]) -> tuple[XlaOp, ...]:
-    from ..builder import XlaOp
+    from .handles import XlaOp
 
     return (values,) if isinstance(values, XlaOp) else tuple(values)
 

@@ -30,8 +30,8 @@ from .registry import AttrSpec, OpContext, ShapeContext, builder_function, defin
 from .rule_helpers import array_operand, builder_of
 
 if TYPE_CHECKING:
-    from ..builder import XlaOp
     from ..numerics.context import KernelContext
+    from .handles import XlaOp
 
 Op = Opcode
 __all__ = ["one_dimension"]  # other families' parse-time check, kept importable from here

@@ -212,7 +212,7 @@ def dynamic_update_slice_shape(ctx: ShapeContext) -> Shape:
 
 
 def _indices(builder: XlaBuilder, op_name: str, start_indices: XlaOp | Sequence[XlaOp]) -> tuple[XlaOp, ...]:
-    from ..builder import XlaOp
+    from .handles import XlaOp
 
     indices = (start_indices,) if isinstance(start_indices, XlaOp) else tuple(start_indices)
     require_ops(builder, op_name, start_indices=indices)

@@ -117,10 +117,9 @@ def ternary(
 
 def _passthrough(builder: XlaBuilder, shape: Shape) -> str:
     """A computation returning its one parameter, embedded in `builder`."""
-    from ..builder import XlaBuilder as Builder
     from .tuple_ops import Parameter
 
-    sub = Builder("dummy")
+    sub = builder.sub_builder("dummy")
     Parameter(sub, 0, shape, "p")
     return builder.computation_ref(sub.build())
 

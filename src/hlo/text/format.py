@@ -1,26 +1,12 @@
-"""Number and string formatting as XLA's printer does it (C `%g`, absl::StrCat of doubles) and the
-test for "this string is a JSON dict" that decides whether a value is printed raw."""
+"""The test for "this string is a JSON dict" that decides whether a value is printed raw; number
+formatting (C `%g`) lives in hlo.value_text.numbers."""
 
 from __future__ import annotations
 
-import math
-
+from ..value_text.numbers import c_g, six_digits
 from .lexer import Lexer, Tok
 
-
-def c_g(value: float, precision: int, signed_nan: bool = True) -> str:
-    """C's `%.{precision}g`; NaN is `nan` or, if its sign bit is set and `signed_nan`, `-nan`
-    (Python's own formatting drops the sign of NaN)."""
-    if math.isnan(value):
-        return "-nan" if signed_nan and math.copysign(1.0, value) < 0 else "nan"
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return f"{value:.{precision}g}"
-
-
-def six_digits(value: float, signed_nan: bool = False) -> str:
-    """absl::StrCat of a double: `%.6g`, NaN as `nan` (XLA's epsilon, statistics)."""
-    return c_g(value, 6, signed_nan)
+__all__ = ["c_g", "lexes_as_json_dict", "six_digits"]
 
 
 def lexes_as_json_dict(text: str) -> bool:

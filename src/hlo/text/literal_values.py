@@ -14,8 +14,8 @@ import ml_dtypes
 import numpy as np
 
 from ..dtypes import PrimitiveType
+from ..value_text.elements import nan_payload_bits, raw_bits
 from .format import six_digits
-from .literal_format import nan_payload_bits, raw_bits
 
 _P = PrimitiveType
 _F64_QUIET = 1 << 51

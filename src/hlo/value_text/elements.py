@@ -16,7 +16,7 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
-from .format import c_g
+from .numbers import c_g
 
 _P = PrimitiveType
 
