@@ -26,7 +26,7 @@ from shape_checks import rule_errors as shape_rule_errors
 
 Fn = Callable[[list[Any], hlo.XlaBuilder], Any]
 GOLDEN = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
-MY_MODULES = ("dot",)
+MY_MODULES = ("dot", "ragged_dot", "scaled_dot")
 
 
 def dn(

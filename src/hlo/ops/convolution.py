@@ -17,7 +17,7 @@ from ..ir.opcode import Opcode
 from ..ir.services import spell
 from ..shape import UNBOUNDED, Shape, as_primitive_type
 from .array_rules import higher_precision, int_tuple, require_ops
-from .dot import PrecisionConfig, precision_attrs, precision_config_attrs
+from .dot_common import PrecisionConfig, precision_attrs, precision_config_attrs
 from .registry import AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule, unless
 from .rule_helpers import array_operand, builder_of, operand
 from .windows import make_padding, padding_type, window_output_dims, window_printed

@@ -34,7 +34,7 @@ from ..ir.opcode import Opcode
 from ..literal import Literal
 from ..shape import Shape
 from .callee import as_aliases, check_aliases, embed, written
-from .dot import precision_attrs
+from .dot_common import precision_attrs
 from .registry import (
     AttrSpec,
     ShapeContext,
