@@ -4,6 +4,7 @@ from . import (  # noqa: F401
     collectives,
     control_flow,
     convolution,
+    convolution_builders,
     custom_call,
     dot,
     elementwise,
