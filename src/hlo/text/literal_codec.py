@@ -25,6 +25,7 @@ __all__ = [
     "print_literal",
 ]
 
+
 # -- parsing --------------------------------------------------------------------------------
 def parse_literal(r: TextReader, shape: Shape) -> Literal:
     """The literal of `constant(...)`, read against its declared shape (parser §11.1); the
