@@ -23,6 +23,7 @@ from hlo import (
     memory,
     multi_index,
     parse_shape,
+    physical_bytes,
     to_physical,
 )
 
@@ -33,7 +34,7 @@ P = parse_shape
 
 def order_in_memory(values: np.ndarray, shape: Shape) -> list:
     """The logical values in the order they lie in memory (padding as None)."""
-    positions = memory.physical_positions(shape)
+    positions = physical_bytes.physical_positions(shape)
     out: list = [None] * memory.physical_element_count(shape)
     for value, pos in zip(values.reshape(-1), positions.reshape(-1)):
         out[pos] = value
@@ -98,7 +99,7 @@ def test_tiled_3x5_example():
 
 def test_4x8_tiled_2x4_then_2x1_figure_2():
     s = P("f32[4,8]{1,0:T(2,4)(2,1)}")
-    assert memory.physical_positions(s).tolist() == [
+    assert physical_bytes.physical_positions(s).tolist() == [
         [0, 2, 4, 6, 8, 10, 12, 14],
         [1, 3, 5, 7, 9, 11, 13, 15],
         [16, 18, 20, 22, 24, 26, 28, 30],
@@ -112,7 +113,7 @@ def test_combined_dimensions_example():
     flat = P("f32[112,110]{1,0:T(2,3)}")
     assert byte_size(combined) == byte_size(flat) == 112 * 111 * 4
     assert np.array_equal(
-        memory.physical_positions(combined).reshape(112, 110), memory.physical_positions(flat)
+        physical_bytes.physical_positions(combined).reshape(112, 110), physical_bytes.physical_positions(flat)
     )
     values = np.random.default_rng(0).standard_normal((2, 7, 8, 11, 10)).astype(np.float32)
     assert to_physical(values, combined) == to_physical(values.reshape(112, 110), flat)

@@ -17,6 +17,7 @@ from hlo import (
     linear_index,
     memory,
     parse_shape,
+    physical_bytes,
     to_physical,
 )
 from hlo.dtypes import array_types
@@ -87,7 +88,7 @@ def test_from_physical_inverts_to_physical(shape, seed):
 @SETTINGS
 @given(shapes())
 def test_linear_index_is_injective_inside_the_buffer_and_agrees_with_arrays(shape):
-    positions = memory.physical_positions(shape)
+    positions = physical_bytes.physical_positions(shape)
     flat = positions.reshape(-1)
     assert len(set(flat.tolist())) == flat.size
     assert flat.size == 0 or (flat.min() >= 0 and flat.max() < memory.physical_element_count(shape))
@@ -111,7 +112,7 @@ def test_byte_size_matches_xla_array_size_when_tiles_nest_evenly(shape):
         if math.prod(plan.final_dims) == math.prod(first.after):  # later tiles add no padding
             assert size == xla_array_size(shape)
     if shape.element_count:
-        largest = int(memory.physical_positions(shape).max()) + 1
+        largest = int(physical_bytes.physical_positions(shape).max()) + 1
         bits = layout.element_size_in_bits or shape.element_type.byte_width * 8
         assert size * 8 >= largest * bits
 

@@ -11,8 +11,9 @@ from .ir.module import Module
 from .ir.opcode import Opcode
 from .layout import COMBINE_DIMENSION, Layout, PaddingValue, SplitConfig, Tile
 from .literal import Literal
-from .memory import byte_size, from_physical, linear_index, multi_index, to_physical
+from .memory import byte_size, linear_index, multi_index
 from .ops.custom_call_targets import register_c_custom_call, register_custom_call
+from .physical_bytes import from_physical, to_physical
 from .runtime import Executable, RunOptions, compile_module, run
 from .shape import UNBOUNDED, Shape
 from .text.parser import ParseOptions, parse_module

@@ -8,8 +8,8 @@ The physical buffer is that final array in row-major order, zero-padded at the e
 `L(n)` (XLA applies the alignment only to tiled layouts), with `E(n)` bits per element (packed
 least significant bits first, as XLA:CPU packs int4) or the type's byte width when `E` is unset.
 
-`PhysicalPlan` is computed once per shape; `to_physical`/`from_physical` run it on whole arrays
-(pad + reshape + transpose, no per-element loops) and `linear_index` on one index.
+`PhysicalPlan` is computed once per shape; `to_physical`/`from_physical` (hlo.physical_bytes) run
+it on whole arrays (pad + reshape + transpose, no per-element loops) and `linear_index` on one index.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 
 from .dtypes import PrimitiveType
 from .errors import ShapeError
-from .layout import COMBINE_DIMENSION, Layout, PaddingValue, default_layout
+from .layout import COMBINE_DIMENSION, Layout, default_layout
 from .shape import UNBOUNDED, Shape
 
 
@@ -80,7 +80,7 @@ class PhysicalPlan:
         return self.physical_elements * self.element_type.byte_width
 
 
-def _layout_of(shape: Shape) -> Layout:
+def layout_of(shape: Shape) -> Layout:
     return shape.layout if shape.layout is not None else default_layout(len(shape.dimensions))
 
 
@@ -112,7 +112,7 @@ def plan(shape: Shape) -> PhysicalPlan:
         raise ShapeError(f"{shape} is not an array shape: it has no element layout in memory")
     if UNBOUNDED in shape.dimensions:
         raise ShapeError(f"{shape} has an unbounded dimension: its memory size is unknown")
-    layout = _layout_of(shape)
+    layout = layout_of(shape)
     dims = shape.dimensions
     storage = layout.padded_dimensions or dims
     order = layout.major_to_minor
@@ -172,7 +172,7 @@ def array_data_size(shape: Shape) -> int:
 
 def max_split_size(shape: Shape, dim: int) -> int:
     """The largest piece of logical dimension `dim` under the layout's split configs."""
-    layout = _layout_of(shape)
+    layout = layout_of(shape)
     size = shape.dimensions[dim]
     for split in layout.split_configs:
         if layout.major(split.dimension) == dim:
@@ -194,7 +194,7 @@ def unpacked_byte_strides(shape: Shape) -> tuple[int, ...]:
 def byte_strides(shape: Shape) -> tuple[int, ...] | None:
     """Byte strides of an untiled layout, or None when elements are not whole bytes or the
     layout is tiled (XLA's ShapeUtil::ByteStrides)."""
-    layout = _layout_of(shape)
+    layout = layout_of(shape)
     bits = layout.element_size_in_bits
     if layout.tiles or bits % 8:
         return None
@@ -204,7 +204,7 @@ def byte_strides(shape: Shape) -> tuple[int, ...] | None:
 def _strides(shape: Shape, element_bytes: int) -> tuple[int, ...]:
     strides = [0] * len(shape.dimensions)
     stride = element_bytes
-    for d in _layout_of(shape).minor_to_major:
+    for d in layout_of(shape).minor_to_major:
         strides[d] = stride
         stride *= shape.dimensions[d]
     return tuple(strides)
@@ -225,12 +225,14 @@ def byte_strides_is_major_to_minor(
 def is_effectively_untiled(shape: Shape) -> bool:
     """Whether the tiled layout puts every element where the untiled one would, with no padding
     (XLA's LayoutUtil::IsUntiledLayout); checks every element."""
-    layout = _layout_of(shape)
+    layout = layout_of(shape)
     if not layout.tiles:
         return True
     untiled = shape.with_layout(layout.replace(tiles=(), tail_padding_alignment_in_elements=1))
     if plan(shape).physical_elements != plan(untiled).physical_elements:
         return False
+    from .physical_bytes import physical_positions
+
     return bool(np.array_equal(physical_positions(shape), physical_positions(untiled)))
 
 
@@ -334,167 +336,3 @@ def bump_indices(shape: Shape, index: Sequence[int]) -> tuple[int, ...] | None:
             return tuple(idx)
         idx[k] = 0
     return None
-
-
-# -- whole arrays -------------------------------------------------------------------------
-def _tile_forward(a: np.ndarray, step: TileStep) -> np.ndarray:
-    a = a.reshape(step.padded_before[: step.prefix] + step.merged)
-    pad = [(0, 0)] * step.prefix + [(0, g * t - m) for g, t, m in zip(step.grid, step.tile, step.merged)]
-    if any(hi for _, hi in pad):
-        a = np.pad(a, pad)
-    k = len(step.tile)
-    interleaved = step.padded_before[: step.prefix] + tuple(
-        x for g, t in zip(step.grid, step.tile) for x in (g, t)
-    )
-    a = a.reshape(interleaved)
-    axes = list(range(step.prefix))
-    axes += [step.prefix + 2 * i for i in range(k)] + [step.prefix + 2 * i + 1 for i in range(k)]
-    return a.transpose(axes)
-
-
-def _tile_backward(a: np.ndarray, step: TileStep) -> np.ndarray:
-    k = len(step.tile)
-    axes = list(range(step.prefix))
-    for i in range(k):
-        axes += [step.prefix + i, step.prefix + k + i]
-    a = a.transpose(axes)
-    head = step.padded_before[: step.prefix]
-    a = a.reshape(head + tuple(g * t for g, t in zip(step.grid, step.tile)))
-    a = a[(slice(None),) * step.prefix + tuple(slice(0, m) for m in step.merged)]
-    return a.reshape(step.before)
-
-
-def _padding_scalar(layout: Layout, element_type: PrimitiveType) -> object:
-    value = layout.padding_value
-    dtype = element_type.numpy_dtype
-    if value in (PaddingValue.ZERO_PAD, PaddingValue.UNKNOWN_PAD):
-        return dtype.type(0)
-    if value is PaddingValue.ONE_PAD:
-        return dtype.type(1)
-    high = value is PaddingValue.HIGHEST_PAD
-    if element_type is PrimitiveType.PRED:
-        return np.bool_(high)
-    if element_type.is_floating_point and element_type.float_params.has_infinity:
-        return dtype.type(np.inf if high else -np.inf)
-    if element_type.is_floating_point or element_type.is_integral:
-        info = np.finfo(dtype) if element_type.is_floating_point else np.iinfo(dtype)  # type: ignore[arg-type]
-        return dtype.type(info.max if high else info.min)
-    raise ShapeError(f"legacy padding value {value.value} is undefined for {element_type.text}")
-
-
-def physical_elements(array: np.ndarray, shape: Shape) -> np.ndarray:
-    """The physical buffer of `array` as a flat array of elements, padding included."""
-    p = plan(shape)
-    layout = _layout_of(shape)
-    a = np.asarray(array)
-    if p.storage_dims != p.dims:
-        fill: Any = _padding_scalar(layout, shape.element_type)
-        a = np.pad(a, [(0, s - d) for s, d in zip(p.storage_dims, p.dims)], constant_values=fill)
-    a = a.transpose(p.order)
-    for step in p.steps:
-        a = _tile_forward(a, step)
-    flat = a.reshape(-1)
-    if flat.size < p.physical_elements:
-        flat = np.concatenate([flat, np.zeros(p.physical_elements - flat.size, flat.dtype)])
-    return flat
-
-
-def logical_from_elements(flat: np.ndarray, shape: Shape) -> np.ndarray:
-    """The inverse of `physical_elements`."""
-    p = plan(shape)
-    a = flat[: math.prod(p.final_dims)].reshape(p.final_dims)
-    for step in reversed(p.steps):
-        a = _tile_backward(a, step)
-    inverse = np.argsort(p.order)
-    a = a.transpose(inverse)
-    if p.storage_dims != p.dims:
-        a = a[tuple(slice(0, d) for d in p.dims)]
-    return np.array(a, order="C")  # np.ascontiguousarray would turn a scalar into shape (1,)
-
-
-def physical_positions(shape: Shape) -> np.ndarray:
-    """For every logical element (an array of the shape's dimensions), its linear index."""
-    p = plan(shape)
-    return logical_from_elements(np.arange(p.physical_elements, dtype=np.int64), shape)
-
-
-def _check_array(array: object, shape: Shape) -> np.ndarray:
-    p = plan(shape)
-    dtype = shape.element_type.numpy_dtype
-    if isinstance(array, np.ndarray):
-        if array.dtype != dtype:
-            raise ShapeError(f"an array of dtype {array.dtype} does not match {shape} (dtype {dtype})")
-        a = array
-    else:
-        try:
-            a = np.asarray(array, dtype=dtype)
-        except (TypeError, ValueError) as e:
-            raise ShapeError(f"the value does not convert to {shape}: {e}") from None
-    if a.shape != p.dims:
-        raise ShapeError(f"an array of shape {list(a.shape)} does not match {shape}")
-    return a
-
-
-def _encode(flat: np.ndarray, element_type: PrimitiveType, bits: int) -> bytes:
-    raw = (
-        flat.view(np.uint8).reshape(flat.size, -1)
-        if flat.size
-        else np.zeros((0, element_type.byte_width), np.uint8)
-    )
-    if bits == 0:
-        return raw.tobytes()
-    _check_bits(element_type, bits)
-    width = element_type.byte_width
-    if bits % 8 == 0:
-        out = np.zeros((flat.size, bits // 8), np.uint8)
-        out[:, :width] = raw
-        return out.tobytes()
-    stream = np.unpackbits(raw, axis=1, bitorder="little")
-    if stream.shape[1] < bits:
-        stream = np.pad(stream, [(0, 0), (0, bits - stream.shape[1])])
-    return np.packbits(stream[:, :bits].reshape(-1), bitorder="little").tobytes()
-
-
-def _decode(data: bytes, element_type: PrimitiveType, bits: int, count: int) -> np.ndarray:
-    dtype = element_type.numpy_dtype
-    width = element_type.byte_width
-    buf = np.frombuffer(data, np.uint8)
-    if bits == 0:
-        return buf[: count * width].copy().view(dtype)
-    if bits % 8 == 0:
-        raw = buf[: count * (bits // 8)].reshape(count, bits // 8)[:, :width]
-        return np.ascontiguousarray(raw).view(dtype).reshape(count)
-    stream = np.unpackbits(buf, bitorder="little")[: count * bits].reshape(count, bits)
-    value_bits = element_type.bit_width if element_type.is_sub_byte else width * 8
-    kept = stream[:, : min(bits, value_bits)]
-    if kept.shape[1] < width * 8:  # ml_dtypes keeps sub-byte values in the low bits, high bits 0
-        kept = np.pad(kept, [(0, 0), (0, width * 8 - kept.shape[1])])
-    raw = np.packbits(kept, axis=1, bitorder="little")
-    return np.ascontiguousarray(raw).view(dtype).reshape(count)
-
-
-def _check_bits(element_type: PrimitiveType, bits: int) -> None:
-    if bits < element_type.bit_width:
-        raise ShapeError(
-            f"E({bits}) is narrower than the {element_type.bit_width} bits of {element_type.text}"
-        )
-
-
-def to_physical(array: object, shape: Shape) -> bytes:
-    """The bytes of `array` laid out as `shape` says; padding bytes are zero (legacy padding
-    holds the layout's padding value)."""
-    a = _check_array(array, shape)
-    p = plan(shape)
-    return _encode(np.ascontiguousarray(physical_elements(a, shape)), shape.element_type, p.element_bits)
-
-
-def from_physical(data: bytes | bytearray | memoryview | np.ndarray, shape: Shape) -> np.ndarray:
-    """The logical array held by the physical buffer `data` of `shape`."""
-    p = plan(shape)
-    buf = data.tobytes() if isinstance(data, np.ndarray) else bytes(data)
-    if len(buf) != p.byte_size:
-        raise ShapeError(f"a buffer of {len(buf)} bytes does not match {shape}, which takes {p.byte_size}")
-    if p.element_bits:
-        _check_bits(shape.element_type, p.element_bits)
-    flat = _decode(buf, shape.element_type, p.element_bits, p.physical_elements)
-    return logical_from_elements(flat, shape)

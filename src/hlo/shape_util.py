@@ -9,7 +9,7 @@ import numpy as np
 
 from .errors import ShapeError
 from .layout import Layout, default_layout
-from .memory import physical_positions
+from .physical_bytes import physical_positions
 from .shape import Shape
 
 

@@ -63,7 +63,7 @@ def register_c_custom_call(target: str, library: str, symbol: str | None = None)
     c_fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
 
     def call(*operands: np.ndarray, shape: Shape, operand_shapes: tuple[Shape, ...] = ()) -> Any:
-        from ..memory import from_physical, to_physical
+        from ..physical_bytes import from_physical, to_physical
 
         # each operand's bytes laid out as its shape's layout says (row-major by default)
         inputs = [

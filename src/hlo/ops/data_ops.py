@@ -276,7 +276,7 @@ def copy_done_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., An
 def bitcast_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
     """The operand's physical bytes read through the result's layout: a plain reshape when both
     lay their elements out row-major, the memory functions otherwise."""
-    from ..memory import from_physical, to_physical
+    from ..physical_bytes import from_physical, to_physical
 
     source, result = ctx.operand_shapes(instr)[0], instr.shape
     if source.rank == 0 and result.rank == 0:  # a scalar read as another type (works lifted too)
