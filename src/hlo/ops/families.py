@@ -2,6 +2,7 @@
 
 from . import (  # noqa: F401
     collectives,
+    compare,
     control_flow,
     convolution,
     convolution_builders,
