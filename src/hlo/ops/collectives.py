@@ -1,8 +1,8 @@
 """Collectives across replicas and partitions (page 003: AllReduce, CrossReplicaSum,
 CollectiveBroadcast, ReplicaId; XLA's PartitionId) and all-reduce's -start/-done forms. What every
 collective shares is in collective_common.py; all-gather and reduce-scatter in all_gather.py,
-all-to-all, ragged-all-to-all and collective-permute in exchange.py, send/recv in send_recv.py
-(all imported at the bottom)."""
+all-to-all and ragged-all-to-all in exchange.py, collective-permute in collective_permute.py,
+send/recv in send_recv.py (all imported at the bottom)."""
 
 from __future__ import annotations
 
@@ -261,7 +261,7 @@ def PartitionId(builder: XlaBuilder) -> XlaOp:
     return builder.add("PartitionId", Op.PARTITION_ID)
 
 
-from . import all_gather, exchange, send_recv  # noqa: E402, F401  (the other collectives)
+from . import all_gather, collective_permute, exchange, send_recv  # noqa: E402, F401  (the other collectives)
 
 
 # -- kernels ---------------------------------------------------------------------------------
