@@ -8,6 +8,7 @@ from typing import Any
 
 from ..ir import attr_kinds as kinds
 from ..ir.attrs import Precision
+from . import array_attr_codecs as a
 from . import attr_codecs as c
 from .lexer import Tok
 from .literal_codec import parse_untyped_literal, print_literal
@@ -47,12 +48,12 @@ CODECS: dict[kinds.AttrKind, c.Codec] = {
     kinds.COMPUTATION: c.COMPUTATION,
     kinds.COMPUTATION_LIST: c.COMPUTATION_LIST,
     kinds.CALLS: c.CALLS,
-    kinds.WINDOW: c.WINDOW,
-    kinds.DIM_LABELS: c.DIM_LABELS,
-    kinds.PADDING: c.PADDING,
-    kinds.SLICE: c.SLICE,
-    kinds.OPERAND_ALIASING: c.OPERAND_ALIASING,
-    kinds.SPARSITY_CONFIG: c.SPARSITY_CONFIG,
+    kinds.WINDOW: a.WINDOW,
+    kinds.DIM_LABELS: a.DIM_LABELS,
+    kinds.PADDING: a.PADDING,
+    kinds.SLICE: a.SLICE,
+    kinds.OPERAND_ALIASING: a.OPERAND_ALIASING,
+    kinds.SPARSITY_CONFIG: a.SPARSITY_CONFIG,
     kinds.REPLICA_GROUPS: c.Simple(parse_replica_groups, print_replica_groups),
     kinds.SOURCE_TARGET_PAIRS: c.Simple(parse_source_target_pairs, print_source_target_pairs),
     kinds.DOMAIN: c.Simple(parse_domain, print_domain),
