@@ -25,7 +25,17 @@ from shape_checks import rule_errors as shape_rule_errors
 Fn = Callable[[list[Any], hlo.XlaBuilder], Any]
 GOLDEN = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
 SRC = Path(hlo.__file__).parent / "ops"
-MY_MODULES = ("elementwise", "compare", "convert", "ternary", "shape_ops", "reshape", "slicing", "data_ops")
+MY_MODULES = (
+    "elementwise",
+    "compare",
+    "convert",
+    "ternary",
+    "shape_ops",
+    "reshape",
+    "slicing",
+    "concat_pad",
+    "data_ops",
+)
 
 
 def run(shapes: Sequence[str], fn: Fn) -> tuple[str, list[str], hlo.XlaBuilder]:

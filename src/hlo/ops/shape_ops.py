@@ -1,7 +1,8 @@
 """Ops that move data without arithmetic, part 1 (page 003: Broadcast, BroadcastInDim, Transpose,
 Rev): shape rules and builder functions, and the broadcast sequences XlaBuilder inserts for
-implicit broadcasting. Reshapes are in reshape.py, slicing, concatenation and padding in
-slicing.py, iota, copies, bitcast and dimension sizes in data_ops.py (imported at the bottom)."""
+implicit broadcasting. Reshapes are in reshape.py, slices in slicing.py, concatenation and
+padding in concat_pad.py, iota, copies, bitcast and dimension sizes in data_ops.py (imported at
+the bottom)."""
 
 from __future__ import annotations
 
@@ -250,7 +251,7 @@ def Rev(operand: XlaOp, dimensions: Sequence[int]) -> XlaOp:
     return builder.add("Rev", Op.REVERSE, (operand,), {"dimensions": dims})
 
 
-from . import data_ops, reshape, slicing  # noqa: E402, F401  (the rest of the data-movement family)
+from . import concat_pad, data_ops, reshape, slicing  # noqa: E402, F401  (the rest of the data-movement family)
 
 
 # -- kernels ----------------------------------------------------------------------------------
