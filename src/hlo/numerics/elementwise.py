@@ -13,6 +13,7 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..ir.instruction import Instruction
+from . import subnormals
 from .context import KernelContext
 from .numerics import compute_dtype, flush_denormals, is_ml_dtype
 
@@ -24,12 +25,18 @@ class Math:
     `fn` takes the operands in their working type (and, when `typed`, the operand's
     PrimitiveType last); `flush` says whether XLA:CPU's flush-to-zero of subnormal floats
     applies to its inputs and result (not to sign-bit and bit-level ops: negate, abs, ...);
-    `widen` whether narrow floats are computed in f32 (bit-level ops work on the type itself)."""
+    `widen` whether narrow floats are computed in f32 (bit-level ops work on the type itself);
+    `on_bits` that `fn` only moves or tests bits (abs, negate, ...), so the CPU's flush-to-zero
+    mode cannot change it; other ops that must keep subnormals run with the mode off; `selects`
+    that `fn` returns one of its operands' values (max, min, sign), which the mode does not
+    flush: their float results are flushed by a multiplication by one, which it does."""
 
     fn: Callable[..., Any]
     flush: bool = True
     widen: bool = True
     typed: bool = False
+    on_bits: bool = False
+    selects: bool = False
 
 
 def working_dtype(dtype: np.dtype, widen: bool = True) -> np.dtype:
@@ -58,13 +65,20 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
     fn, widen = math.fn, math.widen
     typed: tuple[PrimitiveType, ...] = (ctx.operand_shapes(instr)[0].element_type,) if math.typed else ()
 
+    keep = not math.flush and not math.on_bits
+
     def run(*xs: np.ndarray) -> np.ndarray:
         work = [x.astype(working_dtype(x.dtype, widen), copy=False) for x in xs]
-        if flush:
+        if flush and not subnormals.active():  # in flush-to-zero mode the CPU flushes
             work = [flush_denormals(w) for w in work]
-        result = np.asarray(fn(*work, *typed))
-        if flush:
-            result = flush_denormals(result)
+            result = flush_denormals(np.asarray(fn(*work, *typed)))
+        elif keep and subnormals.active():
+            with subnormals.keeping_subnormals():
+                result = np.asarray(fn(*work, *typed))
+        else:
+            result = np.asarray(fn(*work, *typed))
+            if flush and math.selects and result.dtype.kind in "fc":
+                result = result * result.dtype.type(1)  # flush-to-zero applies to products
         return result.astype(out, copy=False)
 
     return run

@@ -12,7 +12,8 @@ import numpy as np
 
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
-from . import numerics
+from ..ir.opcode import Opcode
+from . import numerics, subnormals
 from .computations import accumulate_dtype, lifted, recognise_reducer, tree_reduce
 from .context import KernelContext
 from .windows import window_view
@@ -27,17 +28,20 @@ def reduction(
     flush = ctx.options.flush_denormals
     if reducer is not None:
         out = np.dtype(module_computation.root.shape.element_type.numpy_dtype)
+        selects = reducer.opcode in (Opcode.MAXIMUM, Opcode.MINIMUM)
 
         def fold_known(
             values: tuple[np.ndarray, ...], inits: tuple[np.ndarray, ...], axes: tuple[int, ...]
         ) -> tuple[np.ndarray, ...]:
             work = values[0].astype(accumulate_dtype(values[0].dtype), copy=False)
             init = inits[0].astype(work.dtype, copy=False)
-            if flush:
+            if flush and not subnormals.active():
                 work, init = numerics.flush_denormals(work), numerics.flush_denormals(init)
-            result = np.asarray(reducer.combine(init, reducer.fold(work, axes)))
-            if flush:
-                result = numerics.flush_denormals(result)
+                result = numerics.flush_denormals(np.asarray(reducer.combine(init, reducer.fold(work, axes))))
+            else:  # in flush-to-zero mode the CPU flushes sums and products, not a selected value
+                result = np.asarray(reducer.combine(init, reducer.fold(work, axes)))
+                if flush and selects and result.dtype.kind in "fc":
+                    result = result * result.dtype.type(1)
             return (result.astype(out, copy=False),)
 
         return fold_known

@@ -14,7 +14,7 @@ from ..errors import EvalError, ShapeError
 from ..ir.attr_kinds import INT
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from ..numerics import bits, numerics
+from ..numerics import bits, numerics, subnormals
 from ..shape import Shape, as_primitive_type
 from .array_rules import require_ops, storage_bits, written_element_type
 from .registry import BUILDERS, AttrSpec, ShapeContext, builder_function, define, kernel, shape_rule
@@ -197,6 +197,9 @@ def convert_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.n
         if widening or narrowing:
             step = P.C64 if x.dtype.kind == "c" else P.F32
             x = numerics.flush_denormals(numerics.convert(x, step))
+        if target is P.PRED:  # a comparison with zero, which the CPU's flush-to-zero mode would flush
+            with subnormals.keeping_subnormals():
+                return numerics.convert(x, target)
         return numerics.convert(x, target)
 
     return run

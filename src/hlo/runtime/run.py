@@ -14,6 +14,7 @@ from ..builder import XlaComputation
 from ..errors import EvalError, HloError
 from ..ir.module import Module
 from ..numerics.context import RunOptions
+from ..numerics.subnormals import flushing_subnormals
 from ..numerics.values import as_argument
 from ..verifier import verify
 from . import blas_threads
@@ -39,7 +40,7 @@ class Executable:
         state["infeed"] = deque(infeed or ())
         if outfeed is not None:
             state["outfeed"] = outfeed
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), flushing_subnormals(self.options.flush_denormals):
             return self.entry(*values)
 
     def arguments(self, args: Sequence[Any]) -> list[Any]:
@@ -72,7 +73,7 @@ class Executable:
                 device=device, replica=device // partitions, partition=device % partitions,
                 devices=devices, rendezvous=rendezvous, infeed=deque(),
             )  # fmt: skip
-            with np.errstate(all="ignore"):
+            with np.errstate(all="ignore"), flushing_subnormals(self.options.flush_denormals):
                 return self.entry(*values[device])
 
         with blas_threads.shared_by(devices.count):
@@ -105,7 +106,11 @@ class Executable:
         )  # fmt: skip
         try:
             values = self.arguments(args)
-            with np.errstate(all="ignore"), blas_threads.shared_by(sharing):
+            with (
+                np.errstate(all="ignore"),
+                blas_threads.shared_by(sharing),
+                flushing_subnormals(self.options.flush_denormals),
+            ):
                 result = self.entry(*values)
         except HloError as e:
             rendezvous.finish(rank, e.message)
