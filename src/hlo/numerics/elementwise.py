@@ -5,6 +5,7 @@ the result cast to the instruction's element type."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -39,8 +40,9 @@ class Math:
     selects: bool = False
 
 
+@functools.cache
 def working_dtype(dtype: np.dtype, widen: bool = True) -> np.dtype:
-    """The dtype an elementwise op computes in."""
+    """The dtype an elementwise op computes in (cached: called for every operand of every op)."""
     if is_ml_dtype(dtype) and not _is_float(dtype):  # s4, u4, s2, ...: the byte-wide integer
         return np.dtype(np.int8) if _is_signed(dtype) else np.dtype(np.uint8)
     return compute_dtype(dtype) if widen else dtype
@@ -69,10 +71,11 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
 
     def run(*xs: np.ndarray) -> np.ndarray:
         work = [x.astype(working_dtype(x.dtype, widen), copy=False) for x in xs]
-        if flush and not subnormals.active():  # in flush-to-zero mode the CPU flushes
+        hardware = subnormals.active()
+        if flush and not hardware:  # in flush-to-zero mode the CPU flushes
             work = [flush_denormals(w) for w in work]
             result = flush_denormals(np.asarray(fn(*work, *typed)))
-        elif keep and subnormals.active():
+        elif keep and hardware:
             with subnormals.keeping_subnormals():
                 result = np.asarray(fn(*work, *typed))
         else:

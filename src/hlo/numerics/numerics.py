@@ -9,6 +9,8 @@ types) and must be called under `np.errstate(all="ignore")` (the engine runs ker
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..dtypes import PrimitiveType
@@ -18,12 +20,14 @@ from ..dtypes import PrimitiveType
 _WIDEN = {np.dtype(np.float16)}
 
 
+@functools.cache
 def is_ml_dtype(dtype: np.dtype) -> bool:
     """An ml_dtypes type (bf16, f8, f6, f4, sub-byte ints); their NumPy `kind` varies ('V', or
     'f' for float8_e5m2), so they are told apart by their module."""
     return dtype.type.__module__.split(".")[0] == "ml_dtypes"
 
 
+@functools.cache
 def compute_dtype(dtype: np.dtype) -> np.dtype:
     """The dtype an elementwise float op computes in: float32 for the narrow floats."""
     if dtype.kind == "c" or (dtype.kind == "f" and dtype.itemsize >= 4 and not is_ml_dtype(dtype)):
