@@ -33,29 +33,40 @@ _VIEWS = {"tuple", "get-tuple-element", "bitcast", "parameter", "constant"}
 
 
 def live_set_bytes(module: Any) -> int:
-    """The largest sum of the entry's live array results over its schedule, each value live from
-    its instruction to its last use (the root to the end), parameters and constants not counted:
-    the memory a run cannot do without, to hold the peak RSS against."""
-    c = module.entry
-    last: dict[str, int] = {}
-    for k, i in enumerate(c.instructions):
-        for o in i.operands:
-            last[o] = k
-    size: dict[str, int] = {}
-    live = peak = 0
-    for k, i in enumerate(c.instructions):
-        nbytes = 0
-        if i.opcode.text not in _VIEWS:
-            for _, s in i.shape.leaves():
-                if s.is_array:
-                    nbytes += s.element_count * max(1, s.element_type.bit_width // 8)
-        size[i.name] = nbytes
-        live += nbytes
-        peak = max(peak, live)
-        for o in set(i.operands):
-            if last[o] == k and o != c.root_name:
-                live -= size.get(o, 0)
-    return peak
+    """The largest sum of live array results over the entry's schedule, each value live from its
+    instruction to its last use (the root to the end), parameters and constants not counted; an
+    instruction that calls computations (call, while, fusion, ...) adds the largest live set of
+    those while it runs: the memory the plan cannot do without, to hold the peak RSS against."""
+    peaks: dict[str, int] = {}
+
+    def bytes_of(i: Any) -> int:
+        if i.opcode.text in _VIEWS:
+            return 0
+        leaves = (s for _, s in i.shape.leaves())
+        return sum(s.element_count * max(1, s.element_type.bit_width // 8) for s in leaves if s.is_array)
+
+    def peak_of(c: Any) -> int:
+        if c.name in peaks:
+            return peaks[c.name]
+        peaks[c.name] = 0  # a recursive call (not in valid HLO) counts nothing
+        last: dict[str, int] = {}
+        for k, i in enumerate(c.instructions):
+            for o in i.operands:
+                last[o] = k
+        size: dict[str, int] = {}
+        live = peak = 0
+        for k, i in enumerate(c.instructions):
+            size[i.name] = bytes_of(i)
+            inner = max((peak_of(module.computation(n)) for n in i.called_computations), default=0)
+            peak = max(peak, live + size[i.name] + inner)
+            live += size[i.name]
+            for o in set(i.operands):
+                if last[o] == k and o != c.root_name:
+                    live -= size.get(o, 0)
+        peaks[c.name] = peak
+        return peak
+
+    return peak_of(module.entry)
 
 
 def _timed(fn: Callable[[], Any], warmup: int, reps: int, budget: float) -> tuple[Any, dict[str, Any]]:
