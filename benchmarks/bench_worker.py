@@ -5,8 +5,9 @@ what it saw as JSON (and, when asked, its results as arrays).
         [--warmup W] [--reps N] [--budget SECONDS]
 
 ENGINE is `hlo` (parse + plan + run in this fresh process, then repeated runs of the planned
-module) or `xla` (jaxlib's XLA:CPU: the same text compiled with no compilation cache, then
-repeated executions on buffers already on the device). Imports are not timed on either side.
+module; `--no-flush` runs with RunOptions(flush_denormals=False)) or `xla` (jaxlib's XLA:CPU:
+the same text compiled with no compilation cache, then repeated executions on buffers already
+on the device). Imports are not timed on either side.
 The hlo process never imports jax, and caps its address space so that a runaway allocation
 fails with MemoryError instead of taking the machine.
 """
@@ -100,7 +101,7 @@ def run_hlo(text_path: Path, args: list[Any], opts: argparse.Namespace) -> tuple
     t0 = time.perf_counter()
     module = hlo.parse_module(text, text_path.name)
     t1 = time.perf_counter()
-    executable = compile_module(module)
+    executable = compile_module(module, hlo.RunOptions(flush_denormals=not opts.no_flush))
     t2 = time.perf_counter()
     out = executable(*args)
     t3 = time.perf_counter()
@@ -168,6 +169,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=1)
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--budget", type=float, default=5.0)
+    parser.add_argument("--no-flush", action="store_true", help="hlo: keep subnormals (RunOptions)")
     parser.add_argument("--memory-limit", type=float, default=16.0, help="GiB of address space (hlo)")
     opts = parser.parse_args()
     if opts.engine == "hlo":

@@ -38,7 +38,8 @@ HERE = Path(__file__).resolve().parent
 # Float sums of millions of elements in a different order (hlo folds in XLA's order within
 # tolerance, XLA:CPU vectorizes): the difference grows with the count, not the result.
 SCALE = {"sum": 100.0, "cumsum": 10.0, "layernorm": 10.0}
-VARIANTS = ("hlo", "hlo_opt", "xla")
+HLO_VARIANTS = ("hlo", "hlo_opt", "hlo_noflush")  # the unoptimized text, the optimized, no FTZ
+LABELS = {"hlo": "hlo", "hlo_opt": "hlo, optimized text", "hlo_noflush": "hlo, no flushing"}
 
 
 def prepare(name: str, quick: bool, directory: Path) -> None:
@@ -68,6 +69,8 @@ def worker(variant: str, directory: Path, tag: str, opts: argparse.Namespace, sa
         sys.executable, str(HERE / "bench_worker.py"), engine, str(text), str(directory / "inputs"), str(out),
         "--warmup", str(opts.warmup), "--reps", str(opts.reps), "--budget", str(opts.budget),
     ]  # fmt: skip
+    if variant == "hlo_noflush":
+        command.append("--no-flush")
     if save:
         command += ["--save-outputs", str(directory / f"out_{variant}")]
     try:
@@ -81,14 +84,17 @@ def worker(variant: str, directory: Path, tag: str, opts: argparse.Namespace, sa
 
 
 def measure(name: str, directory: Path, opts: argparse.Namespace) -> dict[str, Any]:
-    runs: dict[str, list[dict[str, Any]]] = {v: [] for v in VARIANTS}
+    variants = opts.variants
+    runs: dict[str, list[dict[str, Any]]] = {v: [] for v in variants}
     for r in range(opts.rounds):
-        order = VARIANTS[r % 3 :] + VARIANTS[: r % 3]
+        order = variants[r % len(variants) :] + variants[: r % len(variants)]
         for variant in order:
             runs[variant].append(worker(variant, directory, str(r), opts, save=r == 0))
     result: dict[str, Any] = {"name": name, "runs": runs}
     theirs = directory / "out_xla"
-    for variant in ("hlo", "hlo_opt"):
+    for variant in HLO_VARIANTS:
+        if variant not in runs:
+            continue
         errors = [x["error"] for x in runs[variant] if "error" in x]
         if errors or any("error" in x for x in runs["xla"]):
             result[f"{variant}_check"] = (errors or [x["error"] for x in runs["xla"]])[0]
@@ -119,20 +125,22 @@ def _mb(nbytes: float) -> str:
 
 
 def report(results: list[dict[str, Any]], titles: dict[str, str]) -> str:
+    variants = [v for v in HLO_VARIANTS if v in results[0]["runs"]]
     head = (
-        "| workload | XLA:CPU | hlo | ratio | hlo, optimized text | ratio | XLA:CPU first | hlo first "
-        "| ratio | hlo first: parse / plan / run | peak RSS, MB: XLA / hlo "
-        "| MB a run adds: XLA / hlo / live set |\n" + "|---" * 12 + "|\n"
+        "| workload | XLA:CPU | "
+        + "".join(f"{LABELS[v]} | ratio | " for v in variants)
+        + "XLA:CPU first | hlo first | ratio | hlo first: parse / plan / run | peak RSS, MB: XLA / hlo "
+        "| MB a run adds: XLA / hlo / live set |\n" + "|---" * (8 + 2 * len(variants)) + "|\n"
     )
     rows, notes = [], []
-    ratios: dict[str, list[float]] = {"hlo": [], "hlo_opt": [], "first": []}
+    ratios: dict[str, list[float]] = {"hlo": [], "hlo_opt": [], "hlo_noflush": [], "first": []}
     for res in results:
         runs, name = res["runs"], res["name"]
         cells = [titles[name]]
         xla_ok = all("error" not in x for x in runs["xla"])
         xla = _median(runs["xla"], "times") if xla_ok else math.nan
         cells.append(_t(xla) if xla_ok else "fails")
-        for variant in ("hlo", "hlo_opt"):
+        for variant in variants:
             check = res[f"{variant}_check"]
             if all("error" not in x for x in runs[variant]):
                 ours = _median(runs[variant], "times")
@@ -167,7 +175,13 @@ def report(results: list[dict[str, Any]], titles: dict[str, str]) -> str:
         rows.append("| " + " | ".join(cells) + " |\n")
     text = head + "".join(rows)
     means = []
-    for key, label in (("hlo", "hlo"), ("hlo_opt", "hlo on the optimized text"), ("first", "first result")):
+    labels = (
+        ("hlo", "hlo"),
+        ("hlo_opt", "hlo on the optimized text"),
+        ("hlo_noflush", "hlo without flushing"),
+        ("first", "first result"),
+    )
+    for key, label in labels:
         if ratios[key]:
             mean = math.exp(statistics.fmean(math.log(r) for r in ratios[key]))
             means.append(f"{label} {mean:.3g}x ({len(ratios[key])} workloads)")
@@ -192,13 +206,28 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per process")
     parser.add_argument("--dir", type=Path, help="where texts, inputs, results go (default: temporary)")
     parser.add_argument("--json", type=Path, help="write the raw measurements here")
+    parser.add_argument("--reuse", action="store_true", help="keep the texts and inputs already in --dir")
+    parser.add_argument("--report", type=Path, help="print the table of a --json file and stop")
+    parser.add_argument(
+        "--variants",
+        default="hlo,hlo_opt",
+        help="hlo runs to compare with XLA:CPU, from hlo (the unoptimized text), hlo_opt (the optimized "
+        "text), hlo_noflush (the unoptimized text, flush_denormals=False)",
+    )
     opts = parser.parse_args()
+    if opts.report:
+        print(report(json.loads(opts.report.read_text()), {w.name: w.title for w in WORKLOADS}))
+        return
     if opts.list:
         for w in WORKLOADS:
             print(f"{w.name:18} {w.title}")
         return
     opts.rounds = opts.rounds or (1 if opts.quick else 3)
     opts.reps = opts.reps or (3 if opts.quick else 10)
+    chosen = opts.variants.split(",")
+    if "hlo" not in chosen or any(v not in HLO_VARIANTS for v in chosen):
+        parser.error(f"--variants: a list from {', '.join(HLO_VARIANTS)} that includes hlo")
+    opts.variants = (*chosen, "xla")
     names = opts.workloads or [w.name for w in WORKLOADS]
     titles = {w.name: w.title for w in WORKLOADS}
     unknown = [n for n in names if n not in titles]
@@ -208,9 +237,11 @@ def main() -> None:
     results = []
     for name in names:
         t = time.perf_counter()
-        prepare(name, opts.quick, root / name)
+        if not (opts.reuse and (root / name / "opt.hlo").exists()):
+            prepare(name, opts.quick, root / name)
         results.append(measure(name, root / name, opts))
-        checks = ", ".join(f"{v}: {results[-1][f'{v}_check']}" for v in ("hlo", "hlo_opt"))
+        done = results[-1]
+        checks = ", ".join(f"{v}: {done[f'{v}_check']}" for v in HLO_VARIANTS if v in done["runs"])
         print(f"{name}: {time.perf_counter() - t:.0f} s ({checks})", file=sys.stderr, flush=True)
     print(report(results, titles))
     if opts.json:
