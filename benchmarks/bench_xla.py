@@ -12,9 +12,11 @@ repeated runs. Results are compared leaf by leaf; a ratio is printed only when t
     python benchmarks/bench_xla.py --quick              # small sizes, 1 round: for iterating
     python benchmarks/bench_xla.py softmax sort --rounds 5 --reps 20
     python benchmarks/bench_xla.py --list
+    python benchmarks/bench_xla.py --variants hlo,hlo_noflush   # also hlo with flush_denormals=False
 
-Prints a Markdown table (medians over every timed run of every round) and the geometric means;
-`--json FILE` keeps the raw measurements.
+Prints a Markdown table (medians over every timed run of every round, the ratio of the best
+runs, first results, memory) and the geometric means; `--json FILE` keeps the raw measurements
+and `--report FILE` prints their table again.
 """
 
 from __future__ import annotations
