@@ -296,6 +296,34 @@ def top_k(quick: bool, reps: int) -> Section:
     return s
 
 
+def narrow_floats(quick: bool, reps: int) -> Section:
+    import ml_dtypes
+
+    import tier_kernels as k
+
+    bf16 = ml_dtypes.bfloat16
+    n = 1 << (18 if quick else 22)
+    rng = np.random.default_rng(0)
+    bits = [rng.integers(0, 1 << 16, n).astype(np.uint16) for _ in range(3)]  # every bf16 value
+    a, b, c = (x.view(bf16) for x in bits)
+    out = np.empty(n, np.uint16)
+    s = Section(f"bf16 a * b + c (each op rounded to bf16), {n >> 10}K random bit patterns", reps)
+    print(s.title)
+
+    def numpy_bf16() -> np.ndarray:
+        with np.errstate(all="ignore"):
+            product = (a.astype(F) * b.astype(F)).astype(bf16)
+            return (product.astype(F) + c.astype(F)).astype(bf16).astype(F)  # f32: NaN-aware compare
+
+    s.add("NumPy + ml_dtypes: f32 work, rounded per op (today)", numpy_bf16)
+    s.add_numba(
+        "numba on the uint16 bits, rounding by bit arithmetic",
+        lambda: k.bf16_fma(bits[0], bits[1], bits[2], out),
+        lambda: (k.bf16_fma(bits[0], bits[1], bits[2], out), out.view(bf16).astype(F))[1],
+    )
+    return s
+
+
 def flushing(quick: bool, reps: int) -> Section:
     import numexpr as ne
 
@@ -365,6 +393,7 @@ def compile_probe() -> None:
         "scatter_add": lambda: k.scatter_add(np.zeros(4, np.int32), np.ones((4, 8), F), np.empty((2, 8), F)),
         "top_k": lambda: k.top_k(np.ones((2, 128), F), 4, np.empty((2, 4), F), np.empty((2, 4), np.int32)),
         "count_subnormal": lambda: k.count_subnormal(flat),
+        "bf16_fma": lambda: k.bf16_fma(*[np.ones(8, np.uint16)] * 3, np.empty(8, np.uint16)),
     }
     for name in k.KERNELS:
         t = time.perf_counter()
@@ -396,7 +425,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--reps", type=int, default=7)
     parser.add_argument("--compile-probe", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("sections", nargs="*", help="while, chain, pool, scatter, topk, flush, compile")
+    parser.add_argument("sections", nargs="*", help="while, chain, pool, scatter, topk, bf16, flush, compile")
     opts = parser.parse_args()
     if opts.compile_probe:
         compile_probe()
@@ -407,7 +436,7 @@ def main() -> None:
     threads = numba.config.NUMBA_NUM_THREADS
     print(f"numba {numba.__version__} ({threads} threads), numexpr {numexpr.__version__}")
     print(f"NumPy {np.__version__}, {os.cpu_count()} cores\n")
-    wanted = set(opts.sections or ["while", "chain", "pool", "scatter", "topk", "flush", "compile"])
+    wanted = set(opts.sections or ["while", "chain", "pool", "scatter", "topk", "bf16", "flush", "compile"])
     if "compile" in wanted:
         compile_costs()
     steps = {
@@ -416,6 +445,7 @@ def main() -> None:
         "pool": max_pool,
         "scatter": scatter_add,
         "topk": top_k,
+        "bf16": narrow_floats,
         "flush": flushing,
     }
     for key, fn in steps.items():

@@ -180,4 +180,42 @@ KERNELS = (
     "scatter_add",
     "top_k",
     "count_subnormal",
+    "bf16_fma",
 )
+
+
+@numba.njit(parallel=True, cache=True)
+def bf16_fma(a: np.ndarray, b: np.ndarray, c: np.ndarray, out: np.ndarray) -> None:
+    """a * b + c on bf16 values held as their uint16 bits (numba has no bf16 type): per block,
+    the operands widened to f32 in a uint32 scratch viewed as f32 (a bf16's bits are the top half
+    of its f32's), the multiply and the add each rounded to bf16 as hlo does (to nearest even; a
+    NaN stays a quiet NaN)."""
+    block = 4096
+    for blk in prange((a.size + block - 1) // block):
+        lo = blk * block
+        m = min(block, a.size - lo)
+        x, y, z = np.empty(m, np.uint32), np.empty(m, np.uint32), np.empty(m, np.uint32)
+        for j in range(m):
+            x[j] = np.uint32(a[lo + j]) << 16
+            y[j] = np.uint32(b[lo + j]) << 16
+            z[j] = np.uint32(c[lo + j]) << 16
+        xf, yf, zf = x.view(np.float32), y.view(np.float32), z.view(np.float32)
+        for j in range(m):
+            xf[j] = xf[j] * yf[j]
+        _round_bf16(x)
+        for j in range(m):
+            xf[j] = xf[j] + zf[j]
+        _round_bf16(x)
+        for j in range(m):
+            out[lo + j] = np.uint16(x[j] >> 16)
+
+
+@numba.njit(cache=True)
+def _round_bf16(u: np.ndarray) -> None:
+    """Round f32 bit patterns in place to the nearest bf16 (ties to even), low half cleared."""
+    for j in range(u.size):
+        v = u[j]
+        if (v & 0x7FFFFFFF) > 0x7F800000:  # NaN: quiet, payload's top kept
+            u[j] = (v | 0x400000) & 0xFFFF0000
+        else:
+            u[j] = (v + 0x7FFF + ((v >> 16) & 1)) & 0xFFFF0000
