@@ -24,6 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -31,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -199,6 +203,13 @@ def report(results: list[dict[str, Any]], titles: dict[str, str]) -> str:
             mean = math.exp(statistics.fmean(math.log(r) for r in ratios[key]))
             means.append(f"{label} {mean:.3g}x ({len(ratios[key])} workloads)")
     text += "\nGeometric means of the ratios: " + "; ".join(means) + ".\n"
+    loads = [x for res in results for x in res.get("load", ())]
+    if loads:
+        text += (
+            f"\n{platform.python_implementation()} {platform.python_version()}, NumPy {np.__version__}, "
+            f"{os.cpu_count()} cores; 1-minute load average {min(loads):.1f}-{max(loads):.1f} "
+            "(above the core count, other processes share the cores: expect noise).\n"
+        )
     if notes:
         text += "\n" + "".join(f"- {n}\n" for n in notes)
     return text
@@ -252,8 +263,10 @@ def main() -> None:
         t = time.perf_counter()
         if not (opts.reuse and (root / name / "opt.hlo").exists()):
             prepare(name, opts.quick, root / name)
+        load = os.getloadavg()[0]
         results.append(measure(name, root / name, opts))
         done = results[-1]
+        done["load"] = [load, os.getloadavg()[0]]  # the 1-minute load average before and after
         checks = ", ".join(f"{v}: {done[f'{v}_check']}" for v in HLO_VARIANTS if v in done["runs"])
         print(f"{name}: {time.perf_counter() - t:.0f} s ({checks})", file=sys.stderr, flush=True)
     print(report(results, titles))
