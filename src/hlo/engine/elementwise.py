@@ -24,12 +24,15 @@ class Math:
     `fn` takes the operands in their working type (and, when `typed`, the operand's
     PrimitiveType last); `flush` says whether XLA:CPU's flush-to-zero of subnormal floats
     applies to its inputs and result (not to sign-bit and bit-level ops: negate, abs, ...);
-    `widen` whether narrow floats are computed in f32 (bit-level ops work on the type itself)."""
+    `widen` whether narrow floats are computed in f32 (bit-level ops work on the type itself);
+    `complex_fn`, when given, computes complex operands instead: `complex_fn(*operands, flush)`
+    on the unflushed operands (hlo.engine.complex_math: XLA:CPU's own formulas)."""
 
     fn: Callable[..., Any]
     flush: bool = True
     widen: bool = True
     typed: bool = False
+    complex_fn: Callable[..., Any] | None = None
 
 
 def working_dtype(dtype: np.dtype, widen: bool = True) -> np.dtype:
@@ -56,7 +59,11 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
     out = np.dtype(instr.shape.element_type.numpy_dtype)
     flush = math.flush and ctx.options.flush_denormals
     fn, widen = math.fn, math.widen
-    typed: tuple[PrimitiveType, ...] = (ctx.operand_shapes(instr)[0].element_type,) if math.typed else ()
+    operand_type = ctx.operand_shapes(instr)[0].element_type
+    if math.complex_fn is not None and operand_type.is_complex:
+        complex_fn = math.complex_fn
+        return lambda *xs: complex_fn(*xs, ctx.options.flush_denormals).astype(out, copy=False)
+    typed: tuple[PrimitiveType, ...] = (operand_type,) if math.typed else ()
 
     def run(*xs: np.ndarray) -> np.ndarray:
         work = [x.astype(working_dtype(x.dtype, widen), copy=False) for x in xs]

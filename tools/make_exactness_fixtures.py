@@ -1,0 +1,274 @@
+"""Make tests/golden/ops/exact_<family>.npz: the cases where hlo once parted from XLA:CPU —
+unsigned and narrow index types in every indexing op, scalar results of every elementwise op,
+complex ops at their edges, non-commutative reducers in every reducing op, float sums whose
+value depends on the order of accumulation. Same case format as make_op_fixtures.py (and read
+by the same test). Dev only: needs jax (../shared/ORACLE.md).
+
+    python tools/make_exactness_fixtures.py            # every family
+    python tools/make_exactness_fixtures.py complex    # some
+"""
+
+# ruff: noqa: E501  (tables of cases)
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_op_fixtures import BINARY, DTYPES, UNARY, Case, edges, module, result_type, run_on_cpu, storable
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "ops"
+INDEX_TYPES = ["u8", "u16", "u32", "u64", "s8", "s16", "s64"]
+FLOATS = ["f16", "bf16", "f32", "f64"]
+
+
+def _computation(name: str, t: str, root: str) -> str:
+    return f"{name} {{\n  p = {t}[] parameter(0)\n  q = {t}[] parameter(1)\n  ROOT r = {t}[] {root}\n}}\n\n"
+
+
+def _with(computations: str, body: str) -> str:
+    return "HloModule m\n\n" + computations + "ENTRY main {\n" + body + "\n}\n"
+
+
+def family_indexing() -> Iterator[Case]:
+    """gather, scatter, dynamic-slice and dynamic-update-slice with every index type, starts in
+    range, past the end and (signed) negative; gathers whose result is a scalar."""
+    operand = (np.arange(20, dtype=np.float32) * 1.5).reshape(5, 4)
+    for it in INDEX_TYPES:
+        dtype = np.dtype(DTYPES[it])
+        high = int(np.iinfo(dtype).max)
+        values = [0, 3, 4, 9, high] + ([-1, -7] if dtype.kind == "i" else [])
+        indices = np.array(values, dtype=dtype).reshape(-1, 1)
+        n = len(values)
+        yield (module(f"  a = f32[5,4] parameter(0)\n  i = {it}[{n},1] parameter(1)\n"
+                      f"  ROOT r = f32[{n},2,3] gather(a, i), offset_dims={{1,2}}, collapsed_slice_dims={{}}, "
+                      "start_index_map={0}, index_vector_dim=1, slice_sizes={2,3}"),
+               [operand, indices], ["f32", it, "f32"], True)  # fmt: skip
+        updates = np.arange(n * 2 * 3, dtype=np.float32).reshape(n, 2, 3) + 0.25
+        for name, root in (("add", "add(p, q)"), ("set", "copy(q)"), ("sub", "subtract(p, q)")):
+            yield (_with(_computation(name, "f32", root),
+                         f"  a = f32[5,4] parameter(0)\n  i = {it}[{n},1] parameter(1)\n  u = f32[{n},2,3] parameter(2)\n"
+                         f"  ROOT r = f32[5,4] scatter(a, i, u), update_window_dims={{1,2}}, inserted_window_dims={{}}, "
+                         f"scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply={name}"),
+                   [operand, indices, updates], ["f32", it, "f32", "f32"], True)  # fmt: skip
+        for start in values[1:]:
+            i = np.array(start, dtype=dtype)
+            j = np.array(1, dtype=dtype)
+            yield (module(f"  a = f32[5,4] parameter(0)\n  i = {it}[] parameter(1)\n  j = {it}[] parameter(2)\n"
+                          "  ROOT r = f32[2,3] dynamic-slice(a, i, j), dynamic_slice_sizes={2,3}"),
+                   [operand, i, j], ["f32", it, it, "f32"], True)  # fmt: skip
+            u = np.full((2, 3), -1.0, np.float32)
+            yield (module(f"  a = f32[5,4] parameter(0)\n  u = f32[2,3] parameter(1)\n  i = {it}[] parameter(2)\n"
+                          f"  j = {it}[] parameter(3)\n  ROOT r = f32[5,4] dynamic-update-slice(a, u, i, j)"),
+                   [operand, u, i, j], ["f32", "f32", it, it, "f32"], True)  # fmt: skip
+    vector = np.arange(5, dtype=np.float32) + 0.5
+    for it in ("s64", "s32", "u8"):
+        for start in (3, 7):
+            yield (module(f"  a = f32[5] parameter(0)\n  i = {it}[1] parameter(1)\n"
+                          "  ROOT r = f32[] gather(a, i), offset_dims={}, collapsed_slice_dims={0}, start_index_map={0}, "
+                          "index_vector_dim=0, slice_sizes={1}"),
+                   [vector, np.array([start], DTYPES[it])], ["f32", it, "f32"], True)  # fmt: skip
+    yield (module("  a = s32[3,4] parameter(0)\n  i = u32[2] parameter(1)\n"
+                  "  ROOT r = s32[] gather(a, i), offset_dims={}, collapsed_slice_dims={0,1}, start_index_map={1,0}, "
+                  "index_vector_dim=0, slice_sizes={1,1}"),
+           [np.arange(12, dtype=np.int32).reshape(3, 4), np.array([3, 2], np.uint32)], ["s32", "u32", "s32"], True)  # fmt: skip
+
+
+def family_scalars() -> Iterator[Case]:
+    """Every elementwise op of the op tables with scalar operands, and the other ops whose
+    result can be a scalar: each result must be a 0-d array of the exact type."""
+    for op, types in UNARY.items():
+        for t in types:
+            r = result_type(op, t)
+            x = edges(t)
+            for k in (2, 4):
+                yield (module(f"  a = {t}[] parameter(0)\n  ROOT r = {r}[] {op}(a)"), [x[k % len(x)].reshape(())], [t, r],
+                       t not in [*FLOATS, "c64"] or op in ("abs", "negate", "sign", "floor", "ceil", "is-finite", "real", "imag"))  # fmt: skip
+    for op, types in BINARY.items():
+        for t in types:
+            r = result_type(op, t)
+            x = edges(t)
+            yield (module(f"  a = {t}[] parameter(0)\n  b = {t}[] parameter(1)\n  ROOT r = {r}[] {op}(a, b)"),
+                   [x[2].reshape(()), x[min(3, len(x) - 1)].reshape(())], [t, t, r], op not in ("power", "atan2") or t not in FLOATS)  # fmt: skip
+    for t in FLOATS:
+        for e, m in ((5, 2), (8, 7), (1, 0)):
+            for k in (2, 7, 12):
+                yield (module(f"  a = {t}[] parameter(0)\n  ROOT r = {t}[] reduce-precision(a), exponent_bits={e}, mantissa_bits={m}"),
+                       [edges(t)[k].reshape(())], [t, t], True)  # fmt: skip
+    for s in ("f32", "s32", "c64", "u8", "bf16", "f64", "pred"):
+        for t in ("f32", "s32", "c64", "u8", "bf16", "pred", "f64", "s4"):
+            if s == t or (s == "c64" and t not in ("c64", "f32", "f64", "bf16")):
+                continue
+            yield (
+                module(f"  a = {s}[] parameter(0)\n  ROOT r = {t}[] convert(a)"),
+                [edges(s)[2].reshape(())],
+                [s, t],
+                True,
+            )
+    for s, t in (
+        ("f32", "s32"),
+        ("s32", "u32"),
+        ("f64", "s64"),
+        ("f32", "u32"),
+        ("bf16", "s16"),
+        ("f16", "u16"),
+        ("u8", "s8"),
+    ):
+        yield (
+            module(f"  a = {s}[] parameter(0)\n  ROOT r = {t}[] bitcast-convert(a)"),
+            [edges(s)[3].reshape(())],
+            [s, t],
+            True,
+        )
+    yield (module("  a = u8[4] parameter(0)\n  ROOT r = f32[] bitcast-convert(a)"),
+           [np.array([0, 0, 128, 63], np.uint8)], ["u8", "f32"], True)  # fmt: skip
+    for t in ("f32", "s32", "bf16", "u16", "c64"):
+        e = edges(t)
+        if t != "c64":
+            yield (module(f"  a = {t}[] parameter(0)\n  b = {t}[] parameter(1)\n  ROOT r = pred[] compare(a, b), direction=LT"),
+                   [e[2].reshape(()), e[3].reshape(())], [t, t, "pred"], True)  # fmt: skip
+            yield (module(f"  a = {t}[] parameter(0)\n  b = {t}[] parameter(1)\n  c = {t}[] parameter(2)\n  ROOT r = {t}[] clamp(a, b, c)"),
+                   [e[3].reshape(()), e[2].reshape(()), e[2].reshape(())], [t, t, t, t], True)  # fmt: skip
+        yield (module(f"  p = pred[] parameter(0)\n  a = {t}[] parameter(1)\n  b = {t}[] parameter(2)\n  ROOT r = {t}[] select(p, a, b)"),
+               [np.array(False), e[2].reshape(()), e[3].reshape(())], ["pred", t, t, t], True)  # fmt: skip
+        yield (
+            module(f"  a = {t}[1,1] parameter(0)\n  ROOT r = {t}[] reshape(a)"),
+            [e[2:3].reshape(1, 1)],
+            [t, t],
+            True,
+        )
+        yield module(f"  a = {t}[] parameter(0)\n  ROOT r = {t}[] copy(a)"), [e[2].reshape(())], [t, t], True
+        yield (module(f"  a = {t}[4] parameter(0)\n  s = {t}[1] slice(a), slice={{[2:3]}}\n  ROOT r = {t}[] reshape(s)"),
+               [e[:4]], [t, t], True)  # fmt: skip
+        yield (_with(_computation("add", t, "add(p, q)"), f"  a = {t}[5] parameter(0)\n  z = {t}[] constant(0)\n"
+                     f"  ROOT r = {t}[] reduce(a, z), dimensions={{0}}, to_apply=add"),
+               [e[2:7]], [t, t], t not in FLOATS)  # fmt: skip
+        if t not in ("u16",):
+            yield (module(f"  a = {t}[3] parameter(0)\n  b = {t}[3] parameter(1)\n"
+                          f"  ROOT r = {t}[] dot(a, b), lhs_contracting_dims={{0}}, rhs_contracting_dims={{0}}"),
+                   [e[2:5], e[5:8]], [t, t, t], t not in [*FLOATS, "c64"])  # fmt: skip
+
+
+def _complex_edges(t: str) -> np.ndarray:
+    re = [
+        0.0,
+        -0.0,
+        1.0,
+        -2.5,
+        np.inf,
+        -np.inf,
+        np.nan,
+        1e-40,
+        3.0,
+        1.0,
+        1e-45,
+        2.0,
+        1e30,
+        -1e30,
+        1e-30,
+        3e38,
+        2.0,
+        -1.0,
+    ]
+    im = [
+        0.0,
+        1.0,
+        -0.0,
+        0.5,
+        1.0,
+        np.inf,
+        0.0,
+        2.0,
+        -4.0,
+        np.nan,
+        1e-40,
+        1e-39,
+        1e30,
+        2.0,
+        1e-30,
+        3e38,
+        5.0,
+        -0.0,
+    ]
+    if t == "c128":
+        re += [1e-310, 1e300]
+        im += [1.0, -1e300]
+    x = np.zeros(len(re), DTYPES[t])
+    x.real, x.imag = re, im
+    return x
+
+
+def family_complex() -> Iterator[Case]:
+    """maximum, minimum, sign, atan2 and power of complex values: edges (NaN, infinities, signed
+    zeros, subnormal parts, equal real parts) and random values of large magnitude."""
+    rng = np.random.default_rng(17)
+    for t in ("c64", "c128"):
+        x = _complex_edges(t)
+        a, b = (v.reshape(-1) for v in np.meshgrid(x, x, indexing="ij"))
+        n = len(a)
+        for op in ("maximum", "minimum", "power", "atan2"):
+            text = module(
+                f"  a = {t}[{n}] parameter(0)\n  b = {t}[{n}] parameter(1)\n  ROOT r = {t}[{n}] {op}(a, b)"
+            )
+            if op in ("maximum", "minimum"):
+                yield text, [a, b], [t, t, t], True
+        yield module(f"  a = {t}[{len(x)}] parameter(0)\n  ROOT r = {t}[{len(x)}] sign(a)"), [x], [t, t], True
+        for scale in (1.0, 30.0, 1e3):
+            m = 64
+            a = (rng.standard_normal(m) * scale + 1j * rng.standard_normal(m) * scale).astype(DTYPES[t])
+            b = (rng.standard_normal(m) * 2 + 1j * rng.standard_normal(m)).astype(DTYPES[t])
+            for op in ("power", "atan2"):
+                text = module(
+                    f"  a = {t}[{m}] parameter(0)\n  b = {t}[{m}] parameter(1)\n  ROOT r = {t}[{m}] {op}(a, b)"
+                )
+                yield text, [a, b], [t, t, t], False
+        # the special values of power: x^0, 1^y, 0^y
+        special = np.array(
+            [0, 1, 1 + 0j, 2 - 1j, np.inf, complex(np.nan, 0), complex(0, np.nan), -0.0, 1e-40], DTYPES[t]
+        )
+        exps = np.array(
+            [0, 0.5, 2, complex(0, 1), complex(-1, 0), complex(np.inf, 1), complex(np.nan, 0), 0j, 3],
+            DTYPES[t],
+        )
+        a, b = (v.reshape(-1) for v in np.meshgrid(special, exps, indexing="ij"))
+        n = len(a)
+        yield (module(f"  a = {t}[{n}] parameter(0)\n  b = {t}[{n}] parameter(1)\n  ROOT r = {t}[{n}] power(a, b)"),
+               [a, b], [t, t, t], False)  # fmt: skip
+
+
+FAMILIES = {
+    "indexing": family_indexing,
+    "scalars": family_scalars,
+    "complex": family_complex,
+}
+
+
+def main(names: list[str]) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name in names or list(FAMILIES):
+        arrays: dict[str, np.ndarray] = {}
+        k = 0
+        refused = 0
+        for text, args, types, exact in FAMILIES[name]():
+            try:
+                (out,) = run_on_cpu(text, args)
+            except Exception as e:  # XLA:CPU refuses some type/op pairs: leave them out
+                refused += 1
+                print(f"  refused: {text.splitlines()[-2].strip()}: {str(e).splitlines()[0][:100]}")
+                continue
+            arrays[f"case{k}_hlo"] = np.array(text)
+            arrays[f"case{k}_types"] = np.array(types)
+            arrays[f"case{k}_exact"] = np.array(exact)
+            for j, a in enumerate(args):
+                arrays[f"case{k}_arg{j}"] = storable(np.asarray(a))
+            arrays[f"case{k}_out"] = storable(out)
+            k += 1
+        np.savez_compressed(OUT / f"exact_{name}.npz", **arrays)
+        print(f"exact_{name}: {k} cases ({refused} refused by XLA:CPU)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
