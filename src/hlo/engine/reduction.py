@@ -1,7 +1,8 @@
 """Reductions: reduce and reduce-window over any computation. A recognised reducer (add, max,
 ...) folds with its ufunc in the working type (f32 for narrow floats) and folds the init value
-in once; any other computation runs lifted to arrays as a pairwise tree over the reduced
-elements (log2(n) calls of its plan), then meets the init values."""
+in once; any other computation runs lifted to arrays, folding the reduced elements in XLA:CPU's
+order from the init values (hlo.engine.ordered_fold); scans as XLA:CPU rewrites them
+(hlo.engine.scan)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from . import numerics
-from .computations import accumulate_dtype, lifted, recognise_reducer, tree_reduce
+from .computations import accumulate_dtype, lifted, recognise_reducer
+from .ordered_fold import fold_in_order, fold_known_in_order, window_masks
 from .plan import KernelContext
+from .scan import scan, scan_axis
 from .windows import window_view
 
 
@@ -47,9 +50,8 @@ def reduction(
         values: tuple[np.ndarray, ...], inits: tuple[np.ndarray, ...], axes: tuple[int, ...]
     ) -> tuple[np.ndarray, ...]:
         kept = [d for d in range(values[0].ndim) if d not in axes]
-        shape = [values[0].shape[d] for d in kept]
-        flat = tuple(np.transpose(v, [*kept, *axes]).reshape(*shape, -1) for v in values)
-        return tree_reduce(apply, flat, inits)
+        moved = tuple(np.transpose(v, [*kept, *axes]) for v in values)  # views
+        return fold_in_order(apply, moved, inits, len(axes))
 
     return fold_any
 
@@ -77,22 +79,50 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
 
 
 def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """The kernel of reduce-window: windows as strided views (padding filled with the init
-    value), reduced over the window axes."""
+    """The kernel of reduce-window: windows as strided views, each folded in XLA:CPU's order
+    (hlo.engine.ordered_fold: from the init value, the operand's elements one by one, padding
+    and dilation holes skipped); scans (jax's cumulative reductions) in the order of XLA:CPU's
+    rewrite of them (hlo.engine.scan)."""
     window: Window = instr.attrs["window"]
-    fold = reduction(instr, ctx, instr.attrs["to_apply"])
+    computation = ctx.module.computation(instr.attrs["to_apply"])
+    reducer = recognise_reducer(computation)
+    apply = None if reducer is not None else lifted(ctx, computation.name, instr.opcode.text)
+    flush = numerics.flush_denormals if ctx.options.flush_denormals else None
 
     def run(*operands: np.ndarray) -> Any:
         n = len(operands) // 2
         values, inits = operands[:n], operands[n:]
-        views = tuple(window_view(v, window, i) for v, i in zip(values, inits))
         rank = values[0].ndim
-        axes = tuple(range(rank, 2 * rank))
+        shape = values[0].shape
+        found = scan_axis(shape, window)
+        if found is not None:
+            axis, forward, exclusive = found
+            xs = tuple(np.moveaxis(v, axis, -1) for v in values)
+            step = _step(reducer.combine, flush) if reducer is not None else apply
+            assert step is not None
+            scanned = tuple(np.moveaxis(r, -1, axis) for r in scan(step, xs, inits, forward, exclusive))
+            return scanned if n > 1 else scanned[0]
+        views = tuple(window_view(v, window, i) for v, i in zip(values, inits))
         if views[0].size == 0:
-            shape = views[0].shape[:rank]
-            results = tuple(np.broadcast_to(i, shape) for i in inits)
-        else:
-            results = fold(views, inits, axes)
+            results = tuple(np.broadcast_to(i, views[0].shape[:rank]) for i in inits)
+            return results if n > 1 else results[0]
+        masks = window_masks(shape, window)
+        if reducer is not None:
+            return fold_known_in_order(reducer.combine, views[0], inits[0], rank, masks, flush)
+        assert apply is not None
+        results = fold_in_order(apply, views, inits, rank, masks)
         return results if n > 1 else results[0]
 
     return run
+
+
+def _step(combine: Callable[..., Any], flush: Callable[..., Any] | None) -> Callable[..., np.ndarray]:
+    """One step of a known reducer in the element type, flushed as XLA:CPU flushes."""
+
+    def step(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if flush is not None:
+            a, b = flush(a), flush(b)
+        result = np.asarray(combine(a, b)).astype(a.dtype, copy=False)
+        return flush(result) if flush is not None else result
+
+    return step
