@@ -18,6 +18,7 @@ from .computations import accumulate_dtype, lifted, recognise_reducer
 from .ordered_fold import fold_in_order, fold_known_in_order, window_masks
 from .plan import KernelContext
 from .scan import scan, scan_axis
+from .tree_reduce import tree_reduce
 from .windows import window_view
 
 
@@ -57,9 +58,20 @@ def reduction(
 
 
 def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """The kernel of reduce: N inputs, N init values; a tuple result when N > 1."""
+    """The kernel of reduce: N inputs, N init values; a tuple result when N > 1. One operand
+    with a known reducer folds in XLA:CPU's order (hlo.engine.tree_reduce)."""
     axes = tuple(instr.attrs["dimensions"])
     fold = reduction(instr, ctx, instr.attrs["to_apply"])
+    reducer = recognise_reducer(ctx.module.computation(instr.attrs["to_apply"]))
+    if reducer is not None:
+        step = _step(reducer.combine, numerics.flush_denormals if ctx.options.flush_denormals else None)
+
+        def ordered(
+            values: tuple[np.ndarray, ...], inits: tuple[np.ndarray, ...], axes: tuple[int, ...]
+        ) -> Any:
+            return (tree_reduce(step, values[0], inits[0], axes),)
+
+        fold = ordered
 
     def run(*operands: np.ndarray) -> Any:
         n = len(operands) // 2
