@@ -1,8 +1,9 @@
-"""Reductions: reduce and reduce-window over any computation. A recognised reducer (add, max,
-...) folds with its ufunc in the working type (f32 for narrow floats) and folds the init value
-in once; any other computation runs lifted to arrays, folding the reduced elements in XLA:CPU's
-order from the init values (hlo.engine.ordered_fold); scans as XLA:CPU rewrites them
-(hlo.engine.scan)."""
+"""Reductions: reduce and reduce-window over any computation, in XLA:CPU's order wherever the
+order can show: float reduces as its tree rewrite runs them (hlo.engine.tree_reduce), windows
+folded from the init value (hlo.engine.ordered_fold), scans as its scan rewrite runs them
+(hlo.engine.scan); a recognised reducer steps as its NumPy function in the element type, any
+other computation runs lifted to arrays. Integer and predicate reduces with a recognised
+reducer, where no order changes the result, are one NumPy reduce."""
 
 from __future__ import annotations
 
@@ -14,64 +15,59 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from . import numerics
-from .computations import accumulate_dtype, lifted, recognise_reducer
+from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .ordered_fold import fold_in_order, fold_known_in_order, window_masks
 from .plan import KernelContext
 from .scan import scan, scan_axis
 from .tree_reduce import tree_reduce
 from .windows import window_view
 
+Values = tuple[np.ndarray, ...]
 
-def reduction(
-    instr: Instruction, ctx: KernelContext, computation: str
-) -> Callable[[tuple[np.ndarray, ...], tuple[np.ndarray, ...], tuple[int, ...]], tuple[np.ndarray, ...]]:
-    """fold(values, inits, axes): non-empty `values` reduced over `axes` with the computation."""
-    module_computation = ctx.module.computation(computation)
-    reducer = recognise_reducer(module_computation)
-    flush = ctx.options.flush_denormals
-    if reducer is not None:
-        out = np.dtype(module_computation.root.shape.element_type.numpy_dtype)
 
-        def fold_known(
-            values: tuple[np.ndarray, ...], inits: tuple[np.ndarray, ...], axes: tuple[int, ...]
-        ) -> tuple[np.ndarray, ...]:
-            work = values[0].astype(accumulate_dtype(values[0].dtype), copy=False)
-            init = inits[0].astype(work.dtype, copy=False)
-            if flush:
-                work, init = numerics.flush_denormals(work), numerics.flush_denormals(init)
-            result = np.asarray(reducer.combine(init, reducer.fold(work, axes)))
-            if flush:
-                result = numerics.flush_denormals(result)
-            return (result.astype(out, copy=False),)
+def _fast(reducer: Reducer) -> Callable[..., np.ndarray]:
+    """A known reducer over integers or predicates, where the order cannot change the result:
+    one NumPy reduce."""
 
-        return fold_known
-    apply = lifted(ctx, computation, instr.opcode.text)
+    def fold(x: np.ndarray, init: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+        work = x.astype(accumulate_dtype(x.dtype), copy=False)
+        result = np.asarray(reducer.combine(init.astype(work.dtype), reducer.fold(work, axes)))
+        return result.astype(x.dtype, copy=False)
 
-    def fold_any(
-        values: tuple[np.ndarray, ...], inits: tuple[np.ndarray, ...], axes: tuple[int, ...]
-    ) -> tuple[np.ndarray, ...]:
-        kept = [d for d in range(values[0].ndim) if d not in axes]
-        moved = tuple(np.transpose(v, [*kept, *axes]) for v in values)  # views
-        return fold_in_order(apply, moved, inits, len(axes))
-
-    return fold_any
+    return fold
 
 
 def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """The kernel of reduce: N inputs, N init values; a tuple result when N > 1. One operand
-    with a known reducer folds in XLA:CPU's order (hlo.engine.tree_reduce)."""
+    """The kernel of reduce: N inputs, N init values; a tuple result when N > 1."""
     axes = tuple(instr.attrs["dimensions"])
-    fold = reduction(instr, ctx, instr.attrs["to_apply"])
-    reducer = recognise_reducer(ctx.module.computation(instr.attrs["to_apply"]))
-    if reducer is not None:
-        step = _step(reducer.combine, numerics.flush_denormals if ctx.options.flush_denormals else None)
+    name = instr.attrs["to_apply"]
+    reducer = recognise_reducer(ctx.module.computation(name))
+    flush = numerics.flush_denormals if ctx.options.flush_denormals else None
+    exact_any_order = (
+        reducer is not None
+        and not instr.shape.element_type.is_floating_point
+        and not (instr.shape.element_type.is_complex)
+    )
+    if exact_any_order:
+        assert reducer is not None
+        fast = _fast(reducer)
 
-        def ordered(
-            values: tuple[np.ndarray, ...], inits: tuple[np.ndarray, ...], axes: tuple[int, ...]
-        ) -> Any:
-            return (tree_reduce(step, values[0], inits[0], axes),)
+        def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
+            return (fast(values[0], inits[0], dims),)
 
-        fold = ordered
+    elif len(instr.operands) == 2:  # XLA:CPU's tree rewrite leaves variadic reduces alone
+        step = _step(reducer.combine, flush) if reducer is not None else lifted(ctx, name, instr.opcode.text)
+
+        def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
+            return (tree_reduce(step, values[0], inits[0], dims),)
+
+    else:
+        apply = lifted(ctx, name, instr.opcode.text)
+
+        def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
+            kept = [d for d in range(values[0].ndim) if d not in dims]
+            moved = tuple(np.transpose(v, [*kept, *dims]) for v in values)  # views
+            return fold_in_order(apply, moved, inits, len(dims))
 
     def run(*operands: np.ndarray) -> Any:
         n = len(operands) // 2
