@@ -70,3 +70,52 @@ def test_bitcast_convert_c64_to_c128_and_scalars():
         "  a = c64[] parameter(0)\n  ROOT r = c64[] bitcast-convert(a)", np.array(2j, np.complex64)
     )
     assert got.shape == () and got == 2j
+
+
+def _scaled(text: str, *args: np.ndarray) -> np.ndarray:
+    return hlo.run(hlo.parse_module(f"HloModule m\n\nENTRY main {{\n{text}\n}}\n"), *args)
+
+
+def test_scaled_dot_mx_blocks():
+    """f8 operands with e8m0 scales per block of 32 along the contracting dimension: each
+    operand times its scale repeated over the block (in bf16, exact for these values), then a
+    dot; values chosen so that every product and sum is exact in any order."""
+    import ml_dtypes
+
+    rng = np.random.default_rng(3)
+    a = (rng.integers(-8, 9, (4, 64)) / 4).astype(ml_dtypes.float8_e4m3fn)
+    b = (rng.integers(-8, 9, (64, 8)) / 4).astype(ml_dtypes.float8_e4m3fn)
+    sa = (2.0 ** rng.integers(-2, 3, (4, 2))).astype(ml_dtypes.float8_e8m0fnu)
+    sb = (2.0 ** rng.integers(-2, 3, (2, 8))).astype(ml_dtypes.float8_e8m0fnu)
+    got = _scaled(
+        "  a = f8e4m3fn[4,64] parameter(0)\n  b = f8e4m3fn[64,8] parameter(1)\n"
+        "  sa = f8e8m0fnu[4,2] parameter(2)\n  sb = f8e8m0fnu[2,8] parameter(3)\n"
+        "  ROOT r = f32[4,8] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+        a, b, sa, sb,
+    )  # fmt: skip
+    lhs = a.astype(np.float64) * np.repeat(sa.astype(np.float64), 32, axis=1)
+    rhs = b.astype(np.float64) * np.repeat(sb.astype(np.float64), 32, axis=0)
+    assert got.dtype == np.float32 and np.array_equal(got, (lhs @ rhs).astype(np.float32))
+
+
+def test_scaled_dot_scalar_scale_leaves_the_operand_and_types_round():
+    """A scalar scale leaves its operand unscaled (XLA's rewriter); a bf16 operand with an f32
+    scale is scaled in f32 (the wider type), a bf16 one with a bf16 scale rounds the product to
+    bf16 before the dot."""
+    import ml_dtypes
+
+    a = np.array([[1.0, 3.0], [0.5, -2.0]], np.float32).astype(ml_dtypes.bfloat16)
+    b = np.array([[1.0], [1.0]], np.float32).astype(ml_dtypes.bfloat16)
+    text = (
+        "  a = bf16[2,2] parameter(0)\n  b = bf16[2,1] parameter(1)\n  sa = {st}[{ss}] parameter(2)\n"
+        "  sb = bf16[] parameter(3)\n"
+        "  ROOT r = f32[2,1] scaled-dot(a, b, sa, sb), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}"
+    )
+    one = np.array(7.0, ml_dtypes.bfloat16)  # a scalar: ignored
+    got = _scaled(text.format(st="bf16", ss="2,1"), a, b, np.full((2, 1), 3.0, ml_dtypes.bfloat16), one)
+    assert got.ravel().tolist() == [12.0, -4.5]  # rhs times 7 would give 84 and -31.5
+    scale = np.array([[1.0 + 2**-10], [1.0]], np.float32)  # one scale per row
+    got = _scaled(text.format(st="f32", ss="2,1"), a, b, scale, one)
+    assert got.ravel().tolist() == [np.float32(4 * (1 + 2**-10)), -1.5]  # f32: the tiny part kept
+    got = _scaled(text.format(st="bf16", ss="2,1"), a, b, scale.astype(ml_dtypes.bfloat16), one)
+    assert got.ravel().tolist() == [4.0, -1.5]  # the scale itself is bf16: 1 + 2^-10 rounds to 1

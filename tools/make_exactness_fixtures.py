@@ -341,12 +341,73 @@ def family_sums() -> Iterator[Case]:
                        [x], [t, t], pinned)  # fmt: skip
 
 
+def _ragged_with_jax(
+    args: list[np.ndarray],
+    lc: list[int],
+    rc: list[int],
+    lb: list[int],
+    rb: list[int],
+    ragged: int,
+    group: list[int],
+) -> np.ndarray:
+    import jax
+    from jax import lax
+
+    jax.config.update("jax_enable_x64", True)
+    numbers = lax.RaggedDotDimensionNumbers(((lc, rc), (lb, rb)), [ragged], group)
+    fn = jax.jit(lambda a, b, g: lax.ragged_dot_general(a, b, g, numbers, precision=lax.Precision.HIGHEST))
+    return np.asarray(fn(*args))
+
+
+def family_ragged_dot() -> Iterator[Case]:
+    """ragged-dot in its three modes, from jax's own CPU expansion of ragged_dot_general (XLA:CPU
+    has no runtime for the opcode): groups that leave rows over, empty groups, batch dimensions
+    with per-batch group sizes, integer operands."""
+    rng = np.random.default_rng(31)
+
+    def dims(name: str, values: list[int]) -> str:
+        return f"{name}={{{','.join(map(str, values))}}}"
+
+    cases = [
+        # (lhs, rhs, sizes shape, sizes, lc, rc, lb, rb, ragged, group, result)
+        ((11, 5), (3, 5, 4), [3, 4, 2], [1], [1], [], [], 0, [0], (11, 4)),
+        ((11, 5), (3, 5, 4), [0, 11, 0], [1], [1], [], [], 0, [0], (11, 4)),
+        ((2, 7, 5), (2, 3, 5, 4), [[2, 2, 3], [7, 0, 0]], [2], [2], [0], [0], 1, [1], (2, 7, 4)),
+        ((6, 9), (9, 4), [2, 0, 5], [1], [0], [], [], 1, [], (3, 6, 4)),
+        ((2, 6, 9), (2, 9, 4), [[4, 5], [1, 3]], [2], [1], [0], [0], 2, [], (2, 2, 6, 4)),
+        ((3, 6, 5), (3, 5, 4), [1, 2], [2], [1], [0], [0], 0, [], (3, 6, 4)),
+    ]  # fmt: skip
+    for t in ("f32", "s32"):
+        for ls, rs, sizes, lc, rc, lb, rb, ragged, group, out in cases:
+            lhs = _random_of(t, ls, rng)
+            rhs = _random_of(t, rs, rng)
+            g = np.array(sizes, np.int32)
+            gs = ",".join(map(str, g.shape))
+            attrs = ", ".join(
+                [dims("lhs_batch_dims", lb), dims("lhs_contracting_dims", lc), dims("rhs_batch_dims", rb),
+                 dims("rhs_contracting_dims", rc), dims("lhs_ragged_dims", [ragged])]
+                + ([dims("rhs_group_dims", group)] if group else [])
+            )  # fmt: skip
+            attrs = attrs.replace("lhs_batch_dims={}, ", "").replace("rhs_batch_dims={}, ", "")
+            text = module(f"  a = {t}[{','.join(map(str, ls))}] parameter(0)\n  b = {t}[{','.join(map(str, rs))}] parameter(1)\n"
+                          f"  g = s32[{gs}] parameter(2)\n  ROOT r = {t}[{','.join(map(str, out))}] ragged-dot(a, b, g), {attrs}")  # fmt: skip
+            want = _ragged_with_jax([lhs, rhs, g], lc, rc, lb, rb, ragged, group)
+            yield text, [lhs, rhs, g], [t, t, "s32", t], True, want  # type: ignore[misc]
+
+
+def _random_of(t: str, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+    if t == "s32":
+        return rng.integers(-9, 10, shape).astype(np.int32)
+    return (rng.integers(-16, 17, shape) / 8).astype(np.float32)  # products and sums exact in any order
+
+
 FAMILIES = {
     "indexing": family_indexing,
     "scalars": family_scalars,
     "complex": family_complex,
     "reduce_window": family_reduce_window,
     "sums": family_sums,
+    "ragged_dot": family_ragged_dot,
 }
 
 
@@ -356,9 +417,9 @@ def main(names: list[str]) -> None:
         arrays: dict[str, np.ndarray] = {}
         k = 0
         refused = 0
-        for text, args, types, exact in FAMILIES[name]():
+        for text, args, types, exact, *given in FAMILIES[name]():
             try:
-                (out,) = run_on_cpu(text, args)
+                (out,) = given or run_on_cpu(text, args)  # a family may bring its own reference
             except Exception as e:  # XLA:CPU refuses some type/op pairs: leave them out
                 refused += 1
                 print(f"  refused: {text.splitlines()[-2].strip()}: {str(e).splitlines()[0][:100]}")
