@@ -401,6 +401,50 @@ def _random_of(t: str, shape: tuple[int, ...], rng: np.random.Generator) -> np.n
     return (rng.integers(-16, 17, shape) / 8).astype(np.float32)  # products and sums exact in any order
 
 
+def family_reducers() -> Iterator[Case]:
+    """Non-commutative and rounding-sensitive reducers in scatter and reduce: updates to one
+    element combine in update order as f(current, update), rounding in the element type at each
+    step (bf16, f16); reduces with subtraction and a lifted computation, short and long enough
+    for XLA:CPU's tree rewrite; variadic reduces (an argmax with NaN and ties)."""
+    rng = np.random.default_rng(37)
+    for t in ("f32", "bf16", "f16"):
+        for name, root in (("add", "add(p, q)"), ("sub", "subtract(p, q)"), ("mul", "multiply(p, q)"),
+                           ("max", "maximum(p, q)"), ("mix", "add(p, h)\n  h = {t}[] multiply(q, c)\n  c = {t}[] constant(0.5)")):  # fmt: skip
+            body = root.format(t=t)
+            if name == "mix":  # instructions in order: the constant and product first
+                comp = (f"{name} {{\n  p = {t}[] parameter(0)\n  q = {t}[] parameter(1)\n  c = {t}[] constant(0.5)\n"
+                        f"  h = {t}[] multiply(q, c)\n  ROOT r = {t}[] add(p, h)\n}}\n\n")  # fmt: skip
+            else:
+                comp = _computation(name, t, body)
+            n = 200
+            base = np.ones(4, np.float32).astype(DTYPES[t])
+            idx = rng.integers(0, 4, (n, 1)).astype(np.int32)
+            upd = (
+                _spread(t, (n,), rng)
+                if name != "mul"
+                else (1 + _spread(t, (n,), rng).astype(np.float32) * 1e-3).astype(DTYPES[t])
+            )
+            yield (_with(comp, f"  a = {t}[4] parameter(0)\n  i = s32[{n},1] parameter(1)\n  u = {t}[{n}] parameter(2)\n"
+                         f"  ROOT r = {t}[4] scatter(a, i, u), update_window_dims={{}}, inserted_window_dims={{0}}, "
+                         f"scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply={name}"),
+                   [base, idx, upd], [t, "s32", t, t], True)  # fmt: skip
+            if name in ("sub", "mix"):
+                for m in (7, 40, 100):
+                    x = _spread(t, (3, m), rng)
+                    yield (_with(comp, f"  x = {t}[3,{m}] parameter(0)\n  z = {t}[] constant(0.25)\n"
+                                 f"  ROOT r = {t}[3] reduce(x, z), dimensions={{1}}, to_apply={name}"),
+                           [x], [t, t], True)  # fmt: skip
+    for tie in ("LT", "GT"):
+        for m in (9, 70):
+            x = rng.choice(np.array([1, 2, 2, -np.inf, np.nan, 0], np.float32), size=(2, m))
+            ix = np.stack([rng.permutation(m), rng.permutation(m)]).astype(np.int32)
+            yield (_with(_ARGMAX.format(t="f32", tie=tie),
+                         f"  x = f32[2,{m}] parameter(0)\n  ix = s32[2,{m}] parameter(1)\n  a = f32[] constant(-inf)\n"
+                         f"  b = s32[] constant(-1)\n  r = (f32[2], s32[2]) reduce(x, ix, a, b), dimensions={{1}}, to_apply=argmax\n"
+                         "  ROOT o = s32[2] get-tuple-element(r), index=1"),
+                   [x, ix], ["f32", "s32", "s32"], True)  # fmt: skip
+
+
 FAMILIES = {
     "indexing": family_indexing,
     "scalars": family_scalars,
@@ -408,6 +452,7 @@ FAMILIES = {
     "reduce_window": family_reduce_window,
     "sums": family_sums,
     "ragged_dot": family_ragged_dot,
+    "reducers": family_reducers,
 }
 
 

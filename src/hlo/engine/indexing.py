@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .numerics import compute_dtype, is_float, is_ml_dtype
+from .numerics import is_float, is_ml_dtype
 
 
 @dataclass(frozen=True)
@@ -171,12 +171,11 @@ def ufunc_combiner(ufunc: np.ufunc | None) -> Combiner:
         return replace
 
     def at(flat: np.ndarray, positions: np.ndarray, values: np.ndarray) -> None:
-        if is_ml_dtype(flat.dtype):  # bf16, f8, s4...: combine in a NumPy type, round at the end
-            wide = compute_dtype(flat.dtype) if is_float(flat.dtype) else np.dtype(np.int64)
-            work = flat.astype(wide)
-            ufunc.at(work, positions, values.astype(wide))
+        if is_ml_dtype(flat.dtype) and not is_float(flat.dtype):  # s4, u4...: wrap through int64
+            work = flat.astype(np.int64)
+            ufunc.at(work, positions, values.astype(np.int64))
             flat[:] = work.astype(flat.dtype)
-        else:
+        else:  # in the element type: bf16 and f16 round after every update, as XLA:CPU's
             ufunc.at(flat, positions, values.astype(flat.dtype, copy=False))
 
     return at
