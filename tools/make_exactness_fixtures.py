@@ -225,6 +225,17 @@ def family_complex() -> Iterator[Case]:
                     f"  a = {t}[{m}] parameter(0)\n  b = {t}[{m}] parameter(1)\n  ROOT r = {t}[{m}] {op}(a, b)"
                 )
                 yield text, [a, b], [t, t, t], False
+        values = (rng.standard_normal(16) * 2 + 1j * rng.standard_normal(16) * 2).astype(DTYPES[t])
+        others = (rng.standard_normal(16) * 2 + 1j * rng.standard_normal(16) * 2).astype(DTYPES[t])
+        real = {"c64": "f32", "c128": "f64"}[t]
+        for op in ("abs", "negate", "sign", "exponential", "exponential-minus-one", "log", "log-plus-one", "logistic",
+                   "sqrt", "rsqrt", "sine", "cosine", "tan", "tanh", "real", "imag"):  # fmt: skip
+            r = real if op in ("abs", "real", "imag") else t
+            yield (module(f"  a = {t}[16] parameter(0)\n  ROOT r = {r}[16] {op}(a)"), [values], [t, r],
+                   op in ("abs", "negate", "sign", "real", "imag"))  # fmt: skip
+        for op in ("add", "subtract", "multiply", "divide"):
+            yield (module(f"  a = {t}[16] parameter(0)\n  b = {t}[16] parameter(1)\n  ROOT r = {t}[16] {op}(a, b)"),
+                   [values, others], [t, t, t], op in ("add", "subtract"))  # fmt: skip
         # the special values of power: x^0, 1^y, 0^y
         special = np.array(
             [0, 1, 1 + 0j, 2 - 1j, np.inf, complex(np.nan, 0), complex(0, np.nan), -0.0, 1e-40], DTYPES[t]
