@@ -92,6 +92,7 @@ def test_op_matches_xla_cpu(family: str, k: int) -> None:
         j += 1
     want = decode(d[f"case{k}_out"], types[-1])
     got = hlo.run(hlo.parse_module(text), *args)
+    assert type(got) is np.ndarray, f"a {type(got).__name__}, not an array"  # never a NumPy scalar
     assert got.dtype == want.dtype and got.shape == want.shape
     ok = same_bits(got, want) if bool(d[f"case{k}_exact"]) else close(got, want, types[-1])
     if any(op in text for op in SUBNORMAL_INPUTS_DIFFER):

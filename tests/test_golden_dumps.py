@@ -3,7 +3,6 @@ prints back exactly as XLA prints it (long form) and parses back to an equal mod
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -13,18 +12,12 @@ from hlo.text.parser import parse_module
 DUMPS = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
 
 
-def jaxlib_0_10_text(text: str) -> str:
-    """The one place our printer follows newer XLA than the jaxlib that made the dumps: topk
-    prints is_stable= (XLA's parser test TopK), which jaxlib 0.10.2 leaves out."""
-    return re.sub(r"(topk\([^\n]*largest=(?:true|false)), is_stable=true", r"\1", text)
-
-
 @pytest.mark.parametrize("path", DUMPS, ids=lambda p: p.name)
 def test_dump_round_trips(path):
     text = path.read_text()
     module = parse_module(text, path.name)
     printed = module.to_text("long")
-    assert jaxlib_0_10_text(printed) == text
+    assert printed == text
     assert parse_module(printed) == module
 
 

@@ -517,7 +517,7 @@ def test_omitted_result_shapes_are_inferred() -> None:
     assert hlo.verify(m, all_errors=True) == []
     text = m.to_text()
     assert "%ws = f32[] reduce-window(f32[] %z, f32[] %z), to_apply=%add" in text  # no window= for rank 0
-    assert "topk(f32[4,6]{1,0} %arg), k=2, largest=true, is_stable=true" in text
+    assert "topk(f32[4,6]{1,0} %arg), k=2, largest=true\n" in text  # jaxlib 0.10's XLA: no is_stable
     assert "map(f32[4,6]{1,0} %arg, f32[4,6]{1,0} %arg), dimensions={0,1}, to_apply=%add" in text
     again = hlo.parse_module(text)
     assert again.to_text() == text

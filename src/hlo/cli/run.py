@@ -141,8 +141,8 @@ def flatten(value: Any) -> Any:
     if isinstance(value, tuple):
         for v in value:
             yield from flatten(v)
-    elif isinstance(value, np.ndarray):
-        yield value
+    elif isinstance(value, (np.ndarray, np.generic)):
+        yield np.asarray(value)  # a NumPy scalar is a 0-d result, never dropped
 
 
 def flatten_shape(shape: Shape) -> Any:

@@ -39,8 +39,8 @@ def from_bit_pattern(u: np.ndarray, t: PrimitiveType) -> np.ndarray:
         # a narrow signed type stored sign-extended in a full NumPy integer
         shift = 8 * dtype.itemsize - bits
         signed = stored.view(np.dtype(f"i{dtype.itemsize}"))
-        return ((signed << shift) >> shift).astype(dtype)  # type: ignore[no-any-return]
-    return stored.view(dtype)
+        return np.asarray(((signed << shift) >> shift).astype(dtype))
+    return np.asarray(stored).view(dtype)  # a 0-d operation gives a NumPy scalar: keep arrays
 
 
 # -- counting ---------------------------------------------------------------------------------
@@ -100,6 +100,8 @@ def bitcast_convert(x: np.ndarray, source: PrimitiveType, target: PrimitiveType)
     dimension of source/target bits (the low bits first, as on a little-endian CPU); a wider
     target consumes the minor dimension."""
     sb, tb = source.bit_width, target.bit_width
+    if source.is_complex or target.is_complex:  # no integer holds c128's bits: view the bytes
+        return _bitcast_bytes(x, np.dtype(target.numpy_dtype), sb, tb)
     u = bit_pattern(x, sb)
     if sb == tb:
         return from_bit_pattern(u, target)
@@ -111,6 +113,17 @@ def bitcast_convert(x: np.ndarray, source: PrimitiveType, target: PrimitiveType)
     shifts = np.arange(u.shape[-1], dtype=np.uint64) * np.uint64(sb)
     combined = np.bitwise_or.reduce(u << shifts, axis=-1) if u.shape[-1] else np.zeros(u.shape[:-1], _U64)
     return from_bit_pattern(np.asarray(combined, dtype=_U64), target)
+
+
+def _bitcast_bytes(x: np.ndarray, target: np.dtype, sb: int, tb: int) -> np.ndarray:
+    """bitcast_convert between whole-byte types by viewing the memory (little-endian: the low
+    bytes are the first piece, as bit_pattern's low bits)."""
+    x = np.array(x, order="C")  # np.ascontiguousarray would make a 0-d array 1-d
+    if sb == tb:
+        return x.view(target)
+    if sb > tb:
+        return x.reshape((*x.shape, 1)).view(target)
+    return x.view(target).reshape(x.shape[:-1])
 
 
 # -- reduce-precision ---------------------------------------------------------------------------
@@ -145,4 +158,4 @@ def reduce_precision(x: np.ndarray, t: PrimitiveType, exponent_bits: int, mantis
     nan = np.isnan(x.astype(np.float32) if x.dtype.itemsize < 4 else x)
     if nan.any():  # NaN stays NaN (XLA:CPU; its evaluator makes it +inf when no mantissa is left)
         result = np.where(nan, x, result)
-    return result
+    return np.asarray(result)

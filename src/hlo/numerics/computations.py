@@ -129,32 +129,6 @@ def accumulate_dtype(dtype: np.dtype) -> np.dtype:
     return working_dtype(dtype)
 
 
-def tree_reduce(
-    apply: Callable[..., Any], values: tuple[np.ndarray, ...], inits: tuple[np.ndarray, ...]
-) -> tuple[np.ndarray, ...]:
-    """Reduce the last axis of each of `values` with the (lifted) computation `apply` of
-    2N parameters, pairwise in log2(n) rounds, then fold in the init values."""
-    n = values[0].shape[-1]
-    if n == 0:
-        shape = values[0].shape[:-1]
-        return tuple(np.broadcast_to(i, shape).astype(i.dtype) for i in inits)
-    while n > 1:
-        half = n // 2
-        left = tuple(v[..., : 2 * half : 2] for v in values)
-        right = tuple(v[..., 1 : 2 * half : 2] for v in values)
-        merged = _as_tuple(apply(*left, *right), len(values))
-        if n % 2:
-            merged = tuple(np.concatenate([m, v[..., -1:]], axis=-1) for m, v in zip(merged, values))
-        values = tuple(np.asarray(m) for m in merged)
-        n = values[0].shape[-1]
-    last = tuple(v[..., 0] for v in values)
-    return tuple(np.asarray(r) for r in _as_tuple(apply(*inits, *last), len(values)))
-
-
-def _as_tuple(value: Any, n: int) -> tuple[np.ndarray, ...]:
-    return tuple(value) if n > 1 or isinstance(value, tuple) else (value,)
-
-
 _AT_UFUNCS = {
     Op.ADD: np.add, Op.MULTIPLY: np.multiply, Op.MAXIMUM: np.maximum, Op.MINIMUM: np.minimum,
     Op.AND: np.bitwise_and, Op.OR: np.bitwise_or, Op.XOR: np.bitwise_xor,

@@ -30,7 +30,10 @@ class Math:
     `on_bits` that `fn` only moves or tests bits (abs, negate, ...), so the CPU's flush-to-zero
     mode cannot change it; other ops that must keep subnormals run with the mode off; `selects`
     that `fn` returns one of its operands' values (max, min, sign), which the mode does not
-    flush: their float results are flushed by a multiplication by one, which it does."""
+    flush: their float results are flushed by a multiplication by one, which it does.
+    `complex_fn`, when given, computes complex operands instead: `complex_fn(*operands, flush)`
+    on the unflushed operands (hlo.numerics.complex_math: XLA:CPU's own formulas, flushing in
+    software, so they run with the CPU's mode off)."""
 
     fn: Callable[..., Any]
     flush: bool = True
@@ -38,6 +41,7 @@ class Math:
     typed: bool = False
     on_bits: bool = False
     selects: bool = False
+    complex_fn: Callable[..., Any] | None = None
 
 
 @functools.cache
@@ -65,7 +69,16 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
     out = np.dtype(instr.shape.element_type.numpy_dtype)
     flush = math.flush and ctx.options.flush_denormals
     fn, widen = math.fn, math.widen
-    typed: tuple[PrimitiveType, ...] = (ctx.operand_shapes(instr)[0].element_type,) if math.typed else ()
+    operand_type = ctx.operand_shapes(instr)[0].element_type
+    if math.complex_fn is not None and operand_type.is_complex:
+        complex_fn, flush_complex = math.complex_fn, ctx.options.flush_denormals
+
+        def run_complex(*xs: np.ndarray) -> np.ndarray:
+            with subnormals.keeping_subnormals():
+                return np.asarray(complex_fn(*xs, flush_complex)).astype(out, copy=False)
+
+        return run_complex
+    typed: tuple[PrimitiveType, ...] = (operand_type,) if math.typed else ()
 
     keep = not math.flush and not math.on_bits
 
@@ -81,7 +94,7 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
         else:
             result = np.asarray(fn(*work, *typed))
             if flush and math.selects and result.dtype.kind in "fc":
-                result = result * result.dtype.type(1)  # flush-to-zero applies to products
+                result = np.asarray(result * result.dtype.type(1))  # flush-to-zero applies to products
         return result.astype(out, copy=False)
 
     return run

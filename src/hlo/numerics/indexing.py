@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .numerics import compute_dtype, is_float, is_ml_dtype
+from .numerics import is_float, is_ml_dtype
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ def _starts(indices: np.ndarray, m: IndexMap, rank: int) -> np.ndarray:
     shape (batch dims of the indices..., operand rank)."""
     ivd = m.index_vector_dim
     vectors = indices[..., None] if ivd == indices.ndim else np.moveaxis(indices, ivd, -1)
-    if vectors.dtype.kind == "u":
-        vectors = np.minimum(vectors, np.iinfo(np.int64).max).astype(np.int64)
+    if vectors.dtype == np.uint64:  # the only unsigned type whose values int64 cannot hold
+        vectors = np.minimum(vectors, np.uint64(np.iinfo(np.int64).max))
     vectors = vectors.astype(np.int64)
     batch_shape = vectors.shape[:-1]
     starts = np.zeros((*batch_shape, rank), dtype=np.int64)
@@ -76,7 +76,7 @@ def gather(
         )
     full = operand[tuple(index)]  # (batch..., slice sizes...)
     dropped = set(collapsed) | set(m.operand_batching)
-    full = full.reshape(*batch_shape, *[s for d, s in enumerate(slice_sizes) if d not in dropped])
+    full = full.reshape((*batch_shape, *[s for d, s in enumerate(slice_sizes) if d not in dropped]))
     out_rank = full.ndim
     batch_positions = [d for d in range(out_rank) if d not in offset_dims]
     source = [0] * out_rank
@@ -116,7 +116,9 @@ def scatter(
         sizes[d] = update.shape[u]
     count = int(np.prod(batch_shape, dtype=np.int64))
     window = int(np.prod(sizes, dtype=np.int64))
-    flat_starts = starts.reshape(count, rank)
+    # a start past either end never fits; clipping it first keeps start + size from wrapping
+    # around int64 (an index of s64's or u64's maximum)
+    flat_starts = np.clip(starts.reshape(count, rank), -1, np.array(operand.shape, np.int64))
     fits = np.all((flat_starts >= 0) & (flat_starts + np.array(sizes) <= np.array(operand.shape)), axis=1)
     # linear positions of every window element of every fitting update
     strides = np.array([int(np.prod(operand.shape[d + 1 :], dtype=np.int64)) for d in range(rank)], np.int64)
@@ -169,12 +171,11 @@ def ufunc_combiner(ufunc: np.ufunc | None) -> Combiner:
         return replace
 
     def at(flat: np.ndarray, positions: np.ndarray, values: np.ndarray) -> None:
-        if is_ml_dtype(flat.dtype):  # bf16, f8, s4...: combine in a NumPy type, round at the end
-            wide = compute_dtype(flat.dtype) if is_float(flat.dtype) else np.dtype(np.int64)
-            work = flat.astype(wide)
-            ufunc.at(work, positions, values.astype(wide))
+        if is_ml_dtype(flat.dtype) and not is_float(flat.dtype):  # s4, u4...: wrap through int64
+            work = flat.astype(np.int64)
+            ufunc.at(work, positions, values.astype(np.int64))
             flat[:] = work.astype(flat.dtype)
-        else:
+        else:  # in the element type: bf16 and f16 round after every update, as XLA:CPU's
             ufunc.at(flat, positions, values.astype(flat.dtype, copy=False))
 
     return at

@@ -159,11 +159,10 @@ def convert(x: np.ndarray, to: PrimitiveType) -> np.ndarray:
     if source == target:
         return x
     if to is PrimitiveType.PRED:
-        if source.kind == "c":
-            return (x != 0).astype(np.bool_)
-        return (x.astype(compute_dtype(source)) != 0) if is_float(source) else (x != 0)
+        wide = x.astype(compute_dtype(source)) if is_float(source) else x
+        return np.asarray(wide != 0)  # a 0-d comparison gives a NumPy scalar
     if source.kind == "c":
-        return x.astype(target) if target.kind == "c" else convert(np.ascontiguousarray(x.real), to)
+        return x.astype(target) if target.kind == "c" else convert(x.real.copy(), to)
     if is_float(source) and not is_float(target) and target.kind != "c":
         return _float_to_int(x.astype(compute_dtype(source), copy=False), target, to)
     integers = not is_float(source) and not is_float(target) and target.kind != "c"

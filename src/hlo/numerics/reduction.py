@@ -1,7 +1,9 @@
-"""Reductions: reduce and reduce-window over any computation. A recognised reducer (add, max,
-...) folds with its ufunc in the working type (f32 for narrow floats) and folds the init value
-in once; any other computation runs lifted to arrays as a pairwise tree over the reduced
-elements (log2(n) calls of its plan), then meets the init values."""
+"""Reductions: reduce and reduce-window over any computation, in XLA:CPU's order wherever the
+order can show: float reduces as its tree rewrite runs them (hlo.numerics.tree_reduce), windows
+folded from the init value (hlo.numerics.ordered_fold), scans as its scan rewrite runs them
+(hlo.numerics.scan); a recognised reducer steps as its NumPy function in the element type, any
+other computation runs lifted to arrays. Integer and predicate reduces with a recognised
+reducer, where no order changes the result, are one NumPy reduce."""
 
 from __future__ import annotations
 
@@ -12,56 +14,60 @@ import numpy as np
 
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
-from ..ir.opcode import Opcode
-from . import numerics, subnormals
-from .computations import accumulate_dtype, lifted, recognise_reducer, tree_reduce
+from . import numerics
+from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .context import KernelContext
+from .ordered_fold import fold_in_order, fold_known_in_order, window_masks
+from .scan import scan, scan_axis
+from .tree_reduce import tree_reduce
 from .windows import window_view
 
+Values = tuple[np.ndarray, ...]
 
-def reduction(
-    instr: Instruction, ctx: KernelContext, computation: str
-) -> Callable[[tuple[np.ndarray, ...], tuple[np.ndarray, ...], tuple[int, ...]], tuple[np.ndarray, ...]]:
-    """fold(values, inits, axes): non-empty `values` reduced over `axes` with the computation."""
-    module_computation = ctx.module.computation(computation)
-    reducer = recognise_reducer(module_computation)
-    flush = ctx.options.flush_denormals
-    if reducer is not None:
-        out = np.dtype(module_computation.root.shape.element_type.numpy_dtype)
-        selects = reducer.opcode in (Opcode.MAXIMUM, Opcode.MINIMUM)
 
-        def fold_known(
-            values: tuple[np.ndarray, ...], inits: tuple[np.ndarray, ...], axes: tuple[int, ...]
-        ) -> tuple[np.ndarray, ...]:
-            work = values[0].astype(accumulate_dtype(values[0].dtype), copy=False)
-            init = inits[0].astype(work.dtype, copy=False)
-            if flush and not subnormals.active():
-                work, init = numerics.flush_denormals(work), numerics.flush_denormals(init)
-                result = numerics.flush_denormals(np.asarray(reducer.combine(init, reducer.fold(work, axes))))
-            else:  # in flush-to-zero mode the CPU flushes sums and products, not a selected value
-                result = np.asarray(reducer.combine(init, reducer.fold(work, axes)))
-                if flush and selects and result.dtype.kind in "fc":
-                    result = result * result.dtype.type(1)
-            return (result.astype(out, copy=False),)
+def _fast(reducer: Reducer) -> Callable[..., np.ndarray]:
+    """A known reducer over integers or predicates, where the order cannot change the result:
+    one NumPy reduce."""
 
-        return fold_known
-    apply = lifted(ctx, computation, instr.opcode.text)
+    def fold(x: np.ndarray, init: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+        work = x.astype(accumulate_dtype(x.dtype), copy=False)
+        result = np.asarray(reducer.combine(init.astype(work.dtype), reducer.fold(work, axes)))
+        return result.astype(x.dtype, copy=False)
 
-    def fold_any(
-        values: tuple[np.ndarray, ...], inits: tuple[np.ndarray, ...], axes: tuple[int, ...]
-    ) -> tuple[np.ndarray, ...]:
-        kept = [d for d in range(values[0].ndim) if d not in axes]
-        shape = [values[0].shape[d] for d in kept]
-        flat = tuple(np.transpose(v, [*kept, *axes]).reshape(*shape, -1) for v in values)
-        return tree_reduce(apply, flat, inits)
-
-    return fold_any
+    return fold
 
 
 def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     """The kernel of reduce: N inputs, N init values; a tuple result when N > 1."""
     axes = tuple(instr.attrs["dimensions"])
-    fold = reduction(instr, ctx, instr.attrs["to_apply"])
+    name = instr.attrs["to_apply"]
+    reducer = recognise_reducer(ctx.module.computation(name))
+    flush = numerics.flush_denormals if ctx.options.flush_denormals else None
+    exact_any_order = (
+        reducer is not None
+        and not instr.shape.element_type.is_floating_point
+        and not (instr.shape.element_type.is_complex)
+    )
+    if exact_any_order:
+        assert reducer is not None
+        fast = _fast(reducer)
+
+        def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
+            return (fast(values[0], inits[0], dims),)
+
+    elif len(instr.operands) == 2:  # XLA:CPU's tree rewrite leaves variadic reduces alone
+        step = _step(reducer.combine, flush) if reducer is not None else lifted(ctx, name, instr.opcode.text)
+
+        def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
+            return (tree_reduce(step, values[0], inits[0], dims),)
+
+    else:
+        apply = lifted(ctx, name, instr.opcode.text)
+
+        def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
+            kept = [d for d in range(values[0].ndim) if d not in dims]
+            moved = tuple(np.transpose(v, [*kept, *dims]) for v in values)  # views
+            return fold_in_order(apply, moved, inits, len(dims))
 
     def run(*operands: np.ndarray) -> Any:
         n = len(operands) // 2
@@ -81,22 +87,50 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
 
 
 def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """The kernel of reduce-window: windows as strided views (padding filled with the init
-    value), reduced over the window axes."""
+    """The kernel of reduce-window: windows as strided views, each folded in XLA:CPU's order
+    (hlo.numerics.ordered_fold: from the init value, the operand's elements one by one, padding
+    and dilation holes skipped); scans (jax's cumulative reductions) in the order of XLA:CPU's
+    rewrite of them (hlo.numerics.scan)."""
     window: Window = instr.attrs["window"]
-    fold = reduction(instr, ctx, instr.attrs["to_apply"])
+    computation = ctx.module.computation(instr.attrs["to_apply"])
+    reducer = recognise_reducer(computation)
+    apply = None if reducer is not None else lifted(ctx, computation.name, instr.opcode.text)
+    flush = numerics.flush_denormals if ctx.options.flush_denormals else None
 
     def run(*operands: np.ndarray) -> Any:
         n = len(operands) // 2
         values, inits = operands[:n], operands[n:]
-        views = tuple(window_view(v, window, i) for v, i in zip(values, inits))
         rank = values[0].ndim
-        axes = tuple(range(rank, 2 * rank))
+        shape = values[0].shape
+        found = scan_axis(shape, window)
+        if found is not None:
+            axis, forward, exclusive = found
+            xs = tuple(np.moveaxis(v, axis, -1) for v in values)
+            step = _step(reducer.combine, flush) if reducer is not None else apply
+            assert step is not None
+            scanned = tuple(np.moveaxis(r, -1, axis) for r in scan(step, xs, inits, forward, exclusive))
+            return scanned if n > 1 else scanned[0]
+        views = tuple(window_view(v, window, i) for v, i in zip(values, inits))
         if views[0].size == 0:
-            shape = views[0].shape[:rank]
-            results = tuple(np.broadcast_to(i, shape) for i in inits)
-        else:
-            results = fold(views, inits, axes)
+            results = tuple(np.broadcast_to(i, views[0].shape[:rank]) for i in inits)
+            return results if n > 1 else results[0]
+        masks = window_masks(shape, window)
+        if reducer is not None:
+            return fold_known_in_order(reducer.combine, views[0], inits[0], rank, masks, flush)
+        assert apply is not None
+        results = fold_in_order(apply, views, inits, rank, masks)
         return results if n > 1 else results[0]
 
     return run
+
+
+def _step(combine: Callable[..., Any], flush: Callable[..., Any] | None) -> Callable[..., np.ndarray]:
+    """One step of a known reducer in the element type, flushed as XLA:CPU flushes."""
+
+    def step(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if flush is not None:
+            a, b = flush(a), flush(b)
+        result = np.asarray(combine(a, b)).astype(a.dtype, copy=False)
+        return flush(result) if flush is not None else result
+
+    return step

@@ -187,13 +187,13 @@ def convert_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.n
     s = source.complex_component_type if source.is_complex and not target.is_complex else source
     t = target.complex_component_type if target.is_complex else target
     if target is P.PRED and s in (P.F32, P.F64):
-        return lambda x: numerics.flush_denormals(x) != 0
+        return lambda x: np.asarray(numerics.flush_denormals(x) != 0)
     widening = t is P.F64 and s.is_floating_point and s is not P.F64
     narrowing = s is P.F64 and t.is_floating_point and t is not P.F64
 
     def run(x: np.ndarray) -> np.ndarray:
         if source.is_complex and not target.is_complex:
-            x = np.ascontiguousarray(x.real)
+            x = x.real.copy()  # np.ascontiguousarray would make a 0-d array 1-d
         if widening or narrowing:
             step = P.C64 if x.dtype.kind == "c" else P.F32
             x = numerics.flush_denormals(numerics.convert(x, step))

@@ -17,7 +17,7 @@ from ..ir.attrs import ComparisonType
 from ..ir.instruction import Instruction
 from ..ir.metadata import ResultAccuracy
 from ..ir.opcode import Opcode
-from ..numerics import bits, numerics
+from ..numerics import bits, complex_math, numerics
 from ..numerics.elementwise import Math, elementwise_kernel
 from ..shape import Shape
 from .array_rules import dims_compatible, int_tuple, require_ops
@@ -110,7 +110,7 @@ UNARY = (
     Unary("Round", Op.ROUND_NEAREST_AFZ, FLOAT, math=Math(numerics.round_half_away)),
     Unary("RoundNearestEven", Op.ROUND_NEAREST_EVEN, FLOAT, math=Math(np.rint)),
     Unary("Rsqrt", Op.RSQRT, FLOAT_OR_COMPLEX, math=Math(numerics.rsqrt)),
-    Unary("Sign", Op.SIGN, SIGNED, math=Math(numerics.sign, selects=True)),
+    Unary("Sign", Op.SIGN, SIGNED, math=Math(numerics.sign, selects=True, complex_fn=complex_math.sign)),
     Unary("Sin", Op.SIN, FLOAT_OR_COMPLEX, math=Math(np.sin)),
     Unary("Sinh", Op.SINH, FLOAT_OR_COMPLEX, math=Math(np.sinh)),
     Unary("Sqrt", Op.SQRT, FLOAT_OR_COMPLEX, math=Math(np.sqrt)),
@@ -189,11 +189,18 @@ BINARY = (
     Binary("Mul", Op.MULTIPLY, ANY, math=Math(np.multiply)),
     Binary("Div", Op.DIVIDE, ARITHMETIC, math=Math(numerics.divide)),
     Binary("Rem", Op.REMAINDER, ARITHMETIC, math=Math(numerics.remainder_flushing_divisor, flush=False)),
-    Binary("Pow", Op.POWER, ARITHMETIC, math=Math(numerics.power, flush=False, typed=True)),
-    Binary("Max", Op.MAXIMUM, ANY, math=Math(numerics.maximum, selects=True)),
-    Binary("Min", Op.MINIMUM, ANY, math=Math(numerics.minimum, selects=True)),
+    Binary(
+        "Pow",
+        Op.POWER,
+        ARITHMETIC,
+        math=Math(numerics.power, flush=False, typed=True, complex_fn=complex_math.power),
+    ),
+    Binary("Max", Op.MAXIMUM, ANY, math=Math(numerics.maximum, selects=True, complex_fn=complex_math.maximum)),  # noqa: E501
+    Binary("Min", Op.MINIMUM, ANY, math=Math(numerics.minimum, selects=True, complex_fn=complex_math.minimum)),  # noqa: E501
     Binary("Mulhi", Op.MULHI, ANY, math=_by_width(bits.multiply_high)),
-    Binary("Atan2", Op.ATAN2, FLOAT_OR_COMPLEX, math=Math(np.arctan2, flush=False)),
+    Binary(
+        "Atan2", Op.ATAN2, FLOAT_OR_COMPLEX, math=Math(np.arctan2, flush=False, complex_fn=complex_math.atan2)
+    ),
     Binary("Complex", Op.COMPLEX, FLOAT, math=Math(numerics.make_complex, flush=False)),
     Binary("And", Op.AND, PRED_OR_INTEGRAL, math=Math(np.bitwise_and)),
     Binary("Or", Op.OR, PRED_OR_INTEGRAL, math=Math(np.bitwise_or)),

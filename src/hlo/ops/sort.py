@@ -41,7 +41,9 @@ define(
     Op.TOP_K,
     AttrSpec("k", INT, required=True),
     AttrSpec("largest", BOOL, default=True),
-    AttrSpec("is_stable", BOOL, default=True),
+    # absent in jaxlib 0.10's text (its XLA has no such attribute; topk is stable) and then
+    # not printed; newer XLA writes it, and a given value prints back as given
+    AttrSpec("is_stable", BOOL),
 )
 
 
@@ -136,7 +138,9 @@ def TopK(operand: XlaOp, k: int, largest: bool = True, is_stable: bool = True) -
     require_ops(builder, "TopK", operand=operand)
     if not isinstance(k, int | np.integer) or isinstance(k, bool):
         raise builder.error("TopK", f"k must be an int: found {k!r}")
-    attrs = {"k": int(k), "largest": bool(largest), "is_stable": bool(is_stable)}
+    attrs: dict[str, Any] = {"k": int(k), "largest": bool(largest)}
+    if not is_stable:
+        attrs["is_stable"] = False
     return builder.add("TopK", Op.TOP_K, (operand,), attrs)
 
 
