@@ -13,6 +13,7 @@ from .ir.module import Module
 from .ir.opcode import Opcode
 from .layout import COMBINE_DIMENSION, Layout, PaddingValue, SplitConfig, Tile
 from .literal import Literal
+from .replay.load import load
 from .memory import byte_size, from_physical, linear_index, multi_index, to_physical
 from .shape import UNBOUNDED, Shape
 from .text.parser import ParseOptions, parse_module
@@ -52,6 +53,7 @@ __all__ = [
     "byte_size",
     "from_physical",
     "linear_index",
+    "load",
     "multi_index",
     "ops",
     "parse_layout",

@@ -1,0 +1,86 @@
+"""XLA's protobuf formats (tests/golden/dumps_proto, made by tools/make_dump_fixtures.py): the
+HloModuleProtos XLA made from the golden text corpus read back to that text exactly; what XLA
+dumped for real jax programs (.hlo.pb HloProtos, snapshots, a .pbtxt) reads to the text XLA
+dumped beside it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import hlo
+from hlo.errors import HloError
+
+GOLDEN = Path(__file__).parent / "golden"
+PROTO = GOLDEN / "dumps_proto"
+CONFIG_FLAGS = re.compile(
+    r", allow_spmd_sharding_propagation_to_parameters=\{[^}]*\}, allow_spmd_sharding_propagation_to_output=\{[^}]*\}"
+)
+
+
+def without_config_flags(text: str) -> str:
+    """The sharding-propagation flags live in the module config, which HloModuleProto does not hold."""
+    return CONFIG_FLAGS.sub("", text)
+
+
+def jaxlib_0_10_text(text: str) -> str:
+    return re.sub(r"(topk\([^\n]*largest=(?:true|false)), is_stable=true", r"\1", text)
+
+
+@pytest.mark.parametrize("path", sorted((PROTO / "corpus").glob("*.hlo.pb")), ids=lambda p: p.name)
+def test_xla_proto_of_the_golden_text_reads_back_to_that_text(path):
+    text = (GOLDEN / "dumps" / path.name.replace(".hlo.pb", ".hlo")).read_text()
+    loaded = hlo.load(path)
+    assert loaded.format == "HloModuleProto (binary)"
+    assert jaxlib_0_10_text(loaded.module.to_text("long")) == without_config_flags(text)
+
+
+def _frames(text: str) -> dict[int, str]:
+    """stack_frame_id -> the frame chain as text (file, function, line, column of every frame)."""
+    sections = dict(re.findall(r"\n(FileNames|FunctionNames|FileLocations|StackFrames)\n(.*?)(?=\n\n)", text, re.S))
+    if not sections:
+        return {}
+
+    def table(name: str) -> dict[int, str]:
+        return {int(k): v for k, v in (line.split(" ", 1) for line in sections[name].splitlines())}
+
+    files, functions, locations, frames = (table(n) for n in ("FileNames", "FunctionNames", "FileLocations",
+                                                               "StackFrames"))  # fmt: skip
+
+    def location(k: int) -> str:
+        f = dict(re.findall(r"(\w+)=(\d+)", locations[k]))
+        return f"{files[int(f['file_name_id'])]}:{functions[int(f['function_name_id'])]}:{f['line']}:{f['column']}"
+
+    def chain(k: int) -> str:
+        f = dict(re.findall(r"(\w+)=(\d+)", frames[k]))
+        parent = int(f["parent_frame_id"]) - 1  # the text writes the proto's 1-based id plus one
+        here = location(int(f["file_location_id"]))
+        return here if parent == 0 else here + " < " + chain(parent)
+
+    return {k: chain(k) for k in frames}
+
+
+def normalized(text: str) -> list[str]:
+    """XLA's text with stack_frame_id resolved to the frames (XLA renumbers the tables when it
+    writes a proto), computations in name order (the proto lists them in another order)."""
+    frames = _frames(text)
+    text = re.sub(r"stack_frame_id=(\d+)", lambda m: f"stack={frames[int(m.group(1))]!r}", text)
+    blocks = without_config_flags(text).split("\n\n")
+    head = blocks[0]
+    computations = sorted(b.strip("\n") for b in blocks[1:] if b.strip() and not b.startswith(("FileNames",
+                          "FunctionNames", "FileLocations", "StackFrames")))  # fmt: skip
+    return [head, *computations]
+
+
+PROGRAMS = ("mlp", "loop", "gather_sort")
+
+
+@pytest.mark.parametrize("stage", ["before", "after"])
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_dumped_hlo_proto_prints_as_xla_dumped_text(program, stage):
+    loaded = hlo.load(PROTO / f"{program}.{stage}.hlo.pb")
+    assert loaded.format == "HloProto (binary)"
+    want = (PROTO / f"{program}.{stage}.txt").read_text()
+    assert normalized(jaxlib_0_10_text(loaded.module.to_text("default"))) == normalized(want)
