@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 import hlo
-from hlo.errors import HloError
 
 GOLDEN = Path(__file__).parent / "golden"
 PROTO = GOLDEN / "dumps_proto"
 CONFIG_FLAGS = re.compile(
-    r", allow_spmd_sharding_propagation_to_parameters=\{[^}]*\}, allow_spmd_sharding_propagation_to_output=\{[^}]*\}"
+    r", allow_spmd_sharding_propagation_to_parameters=\{[^}]*\}"
+    r", allow_spmd_sharding_propagation_to_output=\{[^}]*\}"
 )
 
 
@@ -39,19 +39,23 @@ def test_xla_proto_of_the_golden_text_reads_back_to_that_text(path):
 
 def _frames(text: str) -> dict[int, str]:
     """stack_frame_id -> the frame chain as text (file, function, line, column of every frame)."""
-    sections = dict(re.findall(r"\n(FileNames|FunctionNames|FileLocations|StackFrames)\n(.*?)(?=\n\n)", text, re.S))
+    sections = dict(
+        re.findall(r"\n(FileNames|FunctionNames|FileLocations|StackFrames)\n(.*?)(?=\n\n)", text, re.S)
+    )
     if not sections:
         return {}
 
     def table(name: str) -> dict[int, str]:
         return {int(k): v for k, v in (line.split(" ", 1) for line in sections[name].splitlines())}
 
-    files, functions, locations, frames = (table(n) for n in ("FileNames", "FunctionNames", "FileLocations",
-                                                               "StackFrames"))  # fmt: skip
+    files, functions, locations, frames = (
+        table(n) for n in ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
+    )
 
     def location(k: int) -> str:
         f = dict(re.findall(r"(\w+)=(\d+)", locations[k]))
-        return f"{files[int(f['file_name_id'])]}:{functions[int(f['function_name_id'])]}:{f['line']}:{f['column']}"
+        where = f"{files[int(f['file_name_id'])]}:{functions[int(f['function_name_id'])]}"
+        return f"{where}:{f['line']}:{f['column']}"
 
     def chain(k: int) -> str:
         f = dict(re.findall(r"(\w+)=(\d+)", frames[k]))
@@ -69,8 +73,11 @@ def normalized(text: str) -> list[str]:
     text = re.sub(r"stack_frame_id=(\d+)", lambda m: f"stack={frames[int(m.group(1))]!r}", text)
     blocks = without_config_flags(text).split("\n\n")
     head = blocks[0]
-    computations = sorted(b.strip("\n") for b in blocks[1:] if b.strip() and not b.startswith(("FileNames",
-                          "FunctionNames", "FileLocations", "StackFrames")))  # fmt: skip
+    computations = sorted(
+        b.strip("\n")
+        for b in blocks[1:]
+        if b.strip() and not b.startswith(("FileNames", "FunctionNames", "FileLocations", "StackFrames"))
+    )
     return [head, *computations]
 
 

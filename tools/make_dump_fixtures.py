@@ -77,9 +77,15 @@ def programs() -> dict[str, tuple[object, tuple[object, ...]]]:
         "w2": rng.standard_normal((8, 2)).astype(f32),
     }  # fmt: skip
     return {
-        "mlp": (mlp, (params, rng.standard_normal((3, 4)).astype(f32), rng.standard_normal((3, 2)).astype(f32))),
+        "mlp": (
+            mlp,
+            (params, rng.standard_normal((3, 4)).astype(f32), rng.standard_normal((3, 2)).astype(f32)),
+        ),
         "loop": (loop, (rng.standard_normal(6).astype(f32), np.int32(5))),
-        "gather_sort": (gather_sort, (rng.standard_normal((6, 3)).astype(f32), np.array([4, 0, 5, 2], np.int32))),
+        "gather_sort": (
+            gather_sort,
+            (rng.standard_normal((6, 3)).astype(f32), np.array([4, 0, 5, 2], np.int32)),
+        ),
     }
 
 
@@ -130,7 +136,9 @@ def main() -> None:
     extras()
     corpus()
     (OUT / "README.md").write_text(
-        "Made by tools/make_dump_fixtures.py with jax " + jax.__version__ + " on XLA:CPU; see its docstring.\n"
+        "Made by tools/make_dump_fixtures.py with jax "
+        + jax.__version__
+        + " on XLA:CPU; see its docstring.\n"
     )
     size = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
     print(f"{OUT.relative_to(REPO)}: {size / 1e6:.2f} MB")

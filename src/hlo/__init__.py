@@ -13,8 +13,8 @@ from .ir.module import Module
 from .ir.opcode import Opcode
 from .layout import COMBINE_DIMENSION, Layout, PaddingValue, SplitConfig, Tile
 from .literal import Literal
-from .replay.load import load
 from .memory import byte_size, from_physical, linear_index, multi_index, to_physical
+from .replay.load import load
 from .shape import UNBOUNDED, Shape
 from .text.parser import ParseOptions, parse_module
 from .text.print_options import PrintOptions

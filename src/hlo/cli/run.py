@@ -9,11 +9,19 @@ Results are printed in XLA's literal text (`--print`, the default without `--out
 with `--output OUT.npz` as `out0, out1, ...`, the leaves of the result depth first. Types NumPy
 cannot store (bf16, f8, 4-bit ints) are stored widened (float32, int8/uint8) and converted on
 the way in. `--example NAME` runs a bundled module.
+
+The module may also be an HloModuleProto / HloProto (`.pb`, `.pbtxt`) or an HloSnapshot: a
+snapshot runs with its recorded arguments and is compared with its recorded result. `--compare
+REF.npz|SNAPSHOT` or `--reference xla` (the same module on XLA:CPU, needs jaxlib) compare the
+results (`--rtol`, `--atol`, `--signed-zeros`); the verdict is one line, exit status 1 on a mismatch.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import zipfile
 from importlib import resources
 from typing import Any
 
@@ -24,10 +32,13 @@ from ..engine.numerics import is_ml_dtype
 from ..engine.run import run as run_module
 from ..errors import HloError
 from ..literal import Literal
+from ..replay.compare import compare_outputs, verdict
+from ..replay.load import load
+from ..replay.output import check_writable
+from ..replay.reference import check_reference, leaves, load_reference, run_on_xla
 from ..shape import Shape
 from ..text.literal_codec import print_literal
 from ..text.parser import parse_module
-from .textfiles import read_text
 
 EXAMPLES = {
     "mlp": "a two-layer MLP's loss and gradients (jax.value_and_grad)",
@@ -53,6 +64,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout", type=float, default=300.0, help="MPI: seconds a rank waits at a collective"
     )
+    parser.add_argument("--cast", action="store_true", help="convert --inputs arrays of another type")
+    parser.add_argument(
+        "--compare", metavar="REF", help="compare with a .npz (out0, ...) or a snapshot's result"
+    )
+    parser.add_argument(
+        "--reference", choices=("xla",), help="compare with the module run on XLA:CPU (jaxlib)"
+    )
+    parser.add_argument("--rtol", type=float, help="relative tolerance (default per element type)")
+    parser.add_argument("--atol", type=float, help="absolute tolerance (default per element type)")
+    parser.add_argument("--signed-zeros", action="store_true", help="-0.0 and +0.0 do not match")
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    if args.example and args.module:
+        raise HloError("hlo run: give a MODULE file or --example NAME, not both")
+    if args.seed < 0:
+        raise HloError(f"hlo run: --seed must be >= 0, not {args.seed}")
+    for name in ("replicas", "partitions"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise HloError(f"hlo run: --{name} must be >= 1, not {value}")
+    if args.max_iterations is not None and args.max_iterations < 0:
+        raise HloError(f"hlo run: --max-iterations must be >= 0, not {args.max_iterations}")
+    if args.output:
+        check_writable(args.output.replace("{device}", "0"))
 
 
 def example_text(name: str) -> tuple[str, str]:
@@ -61,13 +97,19 @@ def example_text(name: str) -> tuple[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    _check_arguments(args)
+    snapshot_args: Any = None
+    recorded: Any = None
     if args.example:
         text, name = example_text(args.example)
+        module = parse_module(text, name)
     elif args.module:
-        text, name = read_text(args.module)
+        loaded = load(args.module)
+        module, name = loaded.module, loaded.name
+        snapshot_args, recorded = loaded.arguments, loaded.result
+        args.snapshot = recorded is not None
     else:
         raise HloError("hlo run: give a MODULE file or --example NAME (one of: " + ", ".join(EXAMPLES) + ")")
-    module = parse_module(text, name)
     params = module.entry.parameter_shapes
     replicas = args.replicas or module.config.replica_count
     partitions = args.partitions or module.config.num_partitions
@@ -77,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
 
     def inputs_for(device: int) -> list[Any]:
         if args.inputs:
-            return load_inputs(args.inputs.replace("{device}", str(device)), params)
+            return load_inputs(args.inputs.replace("{device}", str(device)), params, args.cast)
+        if snapshot_args is not None:
+            return list(snapshot_args)
         generator = np.random.default_rng(args.seed + device)  # each device its own inputs
         return [random_value(s, generator) for s in params]
 
@@ -91,7 +135,27 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
     for device, result in enumerate(results):
         _report(args, module, name, result, device if count > 1 else None)
+    if count == 1 and (args.compare or args.reference or recorded is not None):
+        return _compare(args, module, results[0], inputs_for(0), recorded)
     return 0
+
+
+def _compare(args: argparse.Namespace, module: Any, result: Any, inputs: list[Any], recorded: Any) -> int:
+    got = leaves(result)
+    if args.reference == "xla":
+        where, want = "XLA:CPU", run_on_xla(module, inputs)
+    elif args.compare:
+        where, want = args.compare, load_reference(args.compare, len(got))
+    else:
+        where, want = "the snapshot's result", leaves(recorded)
+    got = check_reference(where, got, want)
+    names = [f"out{k}" for k in range(len(got))]
+    reports = compare_outputs(names, got, want, args.rtol, args.atol, args.signed_zeros)
+    for r in reports:
+        if not r.ok:
+            print(r.describe())
+    print(f"compared with {where}: {verdict(reports)}")
+    return 0 if all(r.ok for r in reports) else 1
 
 
 def _run_mpi(args: argparse.Namespace, module: Any, name: str, replicas: int, partitions: int) -> int:
@@ -125,7 +189,8 @@ def _report(args: argparse.Namespace, module: Any, name: str, result: Any, devic
         if device is not None and "{device}" not in args.output and device > 0:
             return  # one output file: the first device's results
         save(path, leaves)
-    if args.print or not args.output:
+        print(f"wrote {path} ({len(leaves)} output{'s' if len(leaves) != 1 else ''})", file=sys.stderr)
+    if args.print or not (args.output or args.compare or args.reference or getattr(args, "snapshot", False)):
         where = f" device {device}" if device is not None else ""
         print(f"{name}{where}: {len(leaves)} result{'s' if len(leaves) != 1 else ''}")
         for k, (value, shape) in enumerate(zip(leaves, flatten_shape(module.entry.root.shape))):
@@ -171,11 +236,21 @@ def random_value(shape: Shape, generator: np.random.Generator) -> Any:
     return generator.standard_normal(dims).astype(np.float32).astype(dtype)
 
 
-def load_inputs(path: str, params: tuple[Shape, ...]) -> list[Any]:
+def load_inputs(path: str, params: tuple[Shape, ...], cast: bool = False) -> list[Any]:
+    if not zipfile.is_zipfile(path):
+        why = "does not exist" if not os.path.exists(path) else "is not a .npz file (arg0, arg1, ...)"
+        raise HloError(f"{path}: the inputs file {why}")
     try:
         data = np.load(path)
     except (OSError, ValueError) as e:
         raise HloError(f"{path}: cannot read the inputs: {e}") from None
+    extra = [
+        k for k in data.files if k.startswith("arg") and k not in {f"arg{i}" for i in range(len(params))}
+    ]
+    if extra:
+        raise HloError(
+            f"{path}: {extra[0]}: the module has {len(params)} parameters (arg0..arg{len(params) - 1})"
+        )
     values = []
     for k, shape in enumerate(params):
         key = f"arg{k}"
@@ -184,11 +259,24 @@ def load_inputs(path: str, params: tuple[Shape, ...]) -> list[Any]:
         array = data[key]
         if shape.is_array and shape.element_type.has_numpy_dtype:
             target = np.dtype(shape.element_type.numpy_dtype)
+            if array.dtype != target and not cast and not _widened(array.dtype, shape.element_type):
+                raise HloError(
+                    f"{path}: {key}: a {array.dtype} array for parameter {k} "
+                    f"({shape.to_string(print_layout=False)});"
+                    " --cast converts it"
+                )
             if array.dtype != target:
                 with np.errstate(all="ignore"):
                     array = array.astype(target)
         values.append(array)
     return values
+
+
+def _widened(dtype: np.dtype, t: PrimitiveType) -> bool:
+    """bf16, f8 and 4-bit ints travel as float32 / int8 / uint8 (what `--output` writes)."""
+    if not is_ml_dtype(np.dtype(t.numpy_dtype)):
+        return False
+    return dtype == (np.float32 if t.is_floating_point else np.int8 if t.is_signed_integral else np.uint8)
 
 
 def save(path: str, leaves: list[np.ndarray]) -> None:

@@ -46,8 +46,11 @@ def _plausible(kind: str, m: Any) -> bool:
     return True
 
 
-KINDS = (("HloSnapshot", hlo_pb2.HloSnapshot), ("HloProto", hlo_pb2.HloProto),
-         ("HloModuleProto", hlo_pb2.HloModuleProto))  # fmt: skip
+KINDS = (
+    ("HloSnapshot", hlo_pb2.HloSnapshot),
+    ("HloProto", hlo_pb2.HloProto),
+    ("HloModuleProto", hlo_pb2.HloModuleProto),
+)
 
 
 def decode_binary(data: bytes, name: str) -> Decoded:
@@ -69,7 +72,9 @@ def looks_like_text_proto(text: str) -> bool:
     head = text.lstrip()
     while head.startswith("#"):
         head = head.split("\n", 1)[1].lstrip() if "\n" in head else ""
-    return head.startswith(("name:", "name :", "hlo_module", "hlo {", "hlo{", "computations", "entry_computation"))
+    return head.startswith(
+        ("name:", "name :", "hlo_module", "hlo {", "hlo{", "computations", "entry_computation")
+    )
 
 
 def decode_text(text: str, name: str) -> Decoded:

@@ -20,13 +20,37 @@ from .shapes import shape_from_proto, shape_to_proto
 P = PrimitiveType
 # element type -> (LiteralProto field, how it is stored: "repeated" values or "bytes")
 FIELDS: dict[PrimitiveType, str] = {
-    P.PRED: "preds", P.S1: "s1s", P.S2: "s2s", P.S4: "s4s", P.S8: "s8s", P.U1: "u1s", P.U2: "u2s",
-    P.U4: "u4s", P.U8: "u8s", P.S16: "s16s", P.U16: "u16s", P.S32: "s32s", P.S64: "s64s",
-    P.U32: "u32s", P.U64: "u64s", P.F16: "f16s", P.BF16: "bf16s", P.F32: "f32s", P.F64: "f64s",
-    P.C64: "c64s", P.C128: "c128s", P.F4E2M1FN: "f4e2m1fns", P.F8E3M4: "f8e3m4s",
-    P.F8E4M3B11FNUZ: "f8e4m3b11fnuzs", P.F8E4M3FN: "f8e4m3fns", P.F8E4M3FNUZ: "f8e4m3fnuzs",
-    P.F8E4M3: "f8e4m3s", P.F8E5M2FNUZ: "f8e5m2fnuzs", P.F8E5M2: "f8e5m2s", P.F8E8M0FNU: "f8e8m0fnus",
-}  # fmt: skip
+    P.PRED: "preds",
+    P.S1: "s1s",
+    P.S2: "s2s",
+    P.S4: "s4s",
+    P.S8: "s8s",
+    P.U1: "u1s",
+    P.U2: "u2s",
+    P.U4: "u4s",
+    P.U8: "u8s",
+    P.S16: "s16s",
+    P.U16: "u16s",
+    P.S32: "s32s",
+    P.S64: "s64s",
+    P.U32: "u32s",
+    P.U64: "u64s",
+    P.F16: "f16s",
+    P.BF16: "bf16s",
+    P.F32: "f32s",
+    P.F64: "f64s",
+    P.C64: "c64s",
+    P.C128: "c128s",
+    P.F4E2M1FN: "f4e2m1fns",
+    P.F8E3M4: "f8e3m4s",
+    P.F8E4M3B11FNUZ: "f8e4m3b11fnuzs",
+    P.F8E4M3FN: "f8e4m3fns",
+    P.F8E4M3FNUZ: "f8e4m3fnuzs",
+    P.F8E4M3: "f8e4m3s",
+    P.F8E5M2FNUZ: "f8e5m2fnuzs",
+    P.F8E5M2: "f8e5m2s",
+    P.F8E8M0FNU: "f8e8m0fnus",
+}
 _REPEATED = {P.PRED, P.S32, P.S64, P.U32, P.U64, P.F32, P.F64, P.C64, P.C128}
 
 
@@ -34,11 +58,11 @@ def literal_from_proto(p: Any, where: str = "literal") -> Literal:
     """The Literal a LiteralProto holds (a tuple literal for a tuple shape)."""
     shape = shape_from_proto(p.shape, f"{where}.shape")
     if shape.is_tuple:
-        elements = [literal_from_proto(e, f"{where}.tuple_literals[{k}]") for k, e in enumerate(p.tuple_literals)]
+        elements = [
+            literal_from_proto(e, f"{where}.tuple_literals[{k}]") for k, e in enumerate(p.tuple_literals)
+        ]
         if len(elements) != len(shape.tuple_shapes):
-            raise HloError(
-                f"{where}.tuple_literals: {len(elements)} elements for the tuple shape {shape}"
-            )
+            raise HloError(f"{where}.tuple_literals: {len(elements)} elements for the tuple shape {shape}")
         return Literal(shape, tuple(elements))
     return Literal(shape, array_from_proto(p, shape, where))
 
@@ -83,7 +107,7 @@ def literal_to_proto(literal: Literal, p: Any) -> None:
     """Fill LiteralProto `p` (values in the layout's order)."""
     shape_to_proto(literal.shape, p.shape)
     if literal.shape.is_tuple:
-        for e in literal.value:
+        for e in literal.elements:
             literal_to_proto(e, p.tuple_literals.add())
         return
     array_to_proto(np.asarray(literal.value), literal.shape, p)
@@ -109,5 +133,5 @@ def array_to_proto(array: np.ndarray, shape: Shape, p: Any) -> None:
 def value_from_literal(literal: Literal) -> Any:
     """A NumPy array, or a tuple of them for a tuple literal (what the engine takes and gives)."""
     if literal.shape.is_tuple:
-        return tuple(value_from_literal(e) for e in literal.value)
+        return tuple(value_from_literal(e) for e in literal.elements)
     return literal.value

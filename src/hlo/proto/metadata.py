@@ -6,8 +6,18 @@ from typing import Any
 
 from ..ir.metadata import OpMetadata
 
-FIELDS = ("op_type", "op_name", "source_file", "source_line", "source_end_line", "source_column",
-          "source_end_column", "deduplicated_name", "scheduling_name", "stack_frame_id")  # fmt: skip
+FIELDS = (
+    "op_type",
+    "op_name",
+    "source_file",
+    "source_line",
+    "source_end_line",
+    "source_column",
+    "source_end_column",
+    "deduplicated_name",
+    "scheduling_name",
+    "stack_frame_id",
+)
 
 
 def metadata_from_proto(p: Any) -> OpMetadata:

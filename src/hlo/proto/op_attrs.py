@@ -120,8 +120,13 @@ def _dim_labels(p: Any, ctx: Context) -> str | None:
         return "".join(out)
 
     lhs = labels(d.input_batch_dimension, d.input_feature_dimension, d.input_spatial_dimensions, "b", "f")
-    rhs = labels(d.kernel_input_feature_dimension, d.kernel_output_feature_dimension,
-                 d.kernel_spatial_dimensions, "i", "o")  # fmt: skip
+    rhs = labels(
+        d.kernel_input_feature_dimension,
+        d.kernel_output_feature_dimension,
+        d.kernel_spatial_dimensions,
+        "i",
+        "o",
+    )
     out = labels(d.output_batch_dimension, d.output_feature_dimension, d.output_spatial_dimensions, "b", "f")
     return f"{lhs}_{rhs}->{out}"
 
@@ -168,8 +173,10 @@ def _padding(p: Any, ctx: Context) -> str:
 def _aliasing(p: Any, ctx: Context) -> str | None:
     if not p.output_operand_aliasing:
         return None
-    parts = [f"{ints(a.output_shape_index)}: ({a.operand_index}, {ints(a.operand_shape_index)})"
-             for a in p.output_operand_aliasing]  # fmt: skip
+    parts = [
+        f"{ints(a.output_shape_index)}: ({a.operand_index}, {ints(a.operand_shape_index)})"
+        for a in p.output_operand_aliasing
+    ]
     return "{" + ", ".join(parts) + "}"
 
 
@@ -260,9 +267,16 @@ CONVERTERS: dict[str, Callable[[Any, Context], str | None]] = {
     "operand_layout_constraints": _layout_constraints,
     "custom_call_has_side_effect": _bool("custom_call_has_side_effect"),
     "schedule": _enum("custom_call_schedule", {1: "SCHEDULE_LATEST", 2: "SCHEDULE_EARLIEST"}, 0),
-    "api_version": _enum("custom_call_api_version", {
-        1: "API_VERSION_ORIGINAL", 2: "API_VERSION_STATUS_RETURNING",
-        3: "API_VERSION_STATUS_RETURNING_UNIFIED", 4: "API_VERSION_TYPED_FFI"}, 0),  # fmt: skip
+    "api_version": _enum(
+        "custom_call_api_version",
+        {
+            1: "API_VERSION_ORIGINAL",
+            2: "API_VERSION_STATUS_RETURNING",
+            3: "API_VERSION_STATUS_RETURNING_UNIFIED",
+            4: "API_VERSION_TYPED_FFI",
+        },
+        0,
+    ),
     "lhs_batch_dims": _dot_dims("lhs_batch_dimensions"),
     "lhs_contracting_dims": _dot_dims("lhs_contracting_dimensions"),
     "rhs_batch_dims": _dot_dims("rhs_batch_dimensions"),
@@ -289,8 +303,9 @@ CONVERTERS: dict[str, Callable[[Any, Context], str | None]] = {
     "index": lambda p, ctx: str(p.tuple_index),
     "infeed_config": lambda p, ctx: quoted(p.infeed_config) if p.infeed_config else None,
     "outfeed_config": lambda p, ctx: quoted(p.outfeed_config) if p.outfeed_config else None,
-    "outfeed_shape": lambda p, ctx: print_shape(shape_from_proto(p.outfeed_shape))
-    if p.HasField("outfeed_shape") else None,  # fmt: skip
+    "outfeed_shape": lambda p, ctx: (
+        print_shape(shape_from_proto(p.outfeed_shape)) if p.HasField("outfeed_shape") else None
+    ),
     "iota_dimension": _first_dimension,
     "padding": _padding,
     "direction": lambda p, ctx: p.comparison_direction or None,
@@ -307,14 +322,19 @@ CONVERTERS: dict[str, Callable[[Any, Context], str | None]] = {
     "epsilon": _epsilon,
     "feature_index": lambda p, ctx: str(p.feature_index),
     "left_side": _triangular("left_side"),
-    "lower": lambda p, ctx: ("true" if p.cholesky_options.lower else "false")
-    if p.opcode == "cholesky" else _triangular("lower")(p, ctx),  # fmt: skip
+    "lower": lambda p, ctx: (
+        ("true" if p.cholesky_options.lower else "false")
+        if p.opcode == "cholesky"
+        else _triangular("lower")(p, ctx)
+    ),
     "unit_diagonal": _triangular("unit_diagonal"),
     "transpose_a": _triangular("transpose_a"),
-    "source_target_pairs": lambda p, ctx: "{" + ",".join(f"{{{s.source},{s.target}}}"
-                                                          for s in p.source_target_pairs) + "}",
+    "source_target_pairs": lambda p, ctx: (
+        "{" + ",".join(f"{{{s.source},{s.target}}}" for s in p.source_target_pairs) + "}"
+    ),
     "is_host_transfer": _bool("is_host_transfer"),
-    "cross_program_prefetch_index": lambda p, ctx: str(p.cross_program_prefetch_index)
-    if p.HasField("cross_program_prefetch_index") else None,  # fmt: skip
+    "cross_program_prefetch_index": lambda p, ctx: (
+        str(p.cross_program_prefetch_index) if p.HasField("cross_program_prefetch_index") else None
+    ),
     "is_composite": _bool("is_composite"),
 }

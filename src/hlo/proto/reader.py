@@ -23,8 +23,8 @@ from ..text.shape_codec import print_shape
 from .literals import literal_from_proto
 from .metadata import metadata_from_proto
 from .op_attrs import CONVERTERS, Context, ints, quoted
-from .sharding import sharding_text
 from .shapes import shape_from_proto
+from .sharding import sharding_text
 
 
 def module_from_proto(p: Any, name: str) -> Module:
@@ -77,8 +77,9 @@ def _header(p: Any, scheduled: bool) -> str:
     aliases = []
     for a in p.input_output_alias.entries:
         kind = "must-alias" if a.kind == 2 else "may-alias"
-        aliases.append(f"{ints(a.output_shape_index)}: ({a.parameter_number}, {ints(a.parameter_shape_index)}, "
-                       f"{kind})")  # fmt: skip
+        aliases.append(
+            f"{ints(a.output_shape_index)}: ({a.parameter_number}, {ints(a.parameter_shape_index)}, {kind})"
+        )
     if aliases:
         parts.append("input_output_alias={ " + ", ".join(aliases) + " }")
     donors = [f"({d.parameter_number}, {ints(d.parameter_shape_index)})" for d in p.buffer_donor.entries]
@@ -107,17 +108,26 @@ def _stack_frames(p: Any) -> str:
     out += ["FunctionNames"] + [f'{k} "{c_escape(n)}"' for k, n in enumerate(s.function_names, 1)] + [""]
     out.append("FileLocations")
     for k, loc in enumerate(s.file_locations, 1):
-        out.append(f"{k} {{file_name_id={loc.file_name_id} function_name_id={loc.function_name_id} "
-                   f"line={loc.line} end_line={loc.end_line} column={loc.column} "
-                   f"end_column={loc.end_column}}}")  # fmt: skip
+        out.append(
+            f"{k} {{file_name_id={loc.file_name_id} function_name_id={loc.function_name_id} "
+            f"line={loc.line} end_line={loc.end_line} column={loc.column} "
+            f"end_column={loc.end_column}}}"
+        )
     out += ["", "StackFrames"]
     for k, frame in enumerate(s.stack_frames, 1):
-        out.append(f"{k} {{file_location_id={frame.file_location_id} parent_frame_id={frame.parent_frame_id + 1}}}")
+        out.append(
+            f"{k} {{file_location_id={frame.file_location_id} parent_frame_id={frame.parent_frame_id + 1}}}"
+        )
     return "\n".join(out) + "\n"
 
 
 def _instruction(
-    i: Any, is_root: bool, computations: dict[int, str], names: dict[int, str], shapes: dict[int, Any], where: str
+    i: Any,
+    is_root: bool,
+    computations: dict[int, str],
+    names: dict[int, str],
+    shapes: dict[int, Any],
+    where: str,
 ) -> str:
     where = f"{where}, instruction {i.name!r}"
     try:
@@ -126,7 +136,9 @@ def _instruction(
         raise HloError(f"{where}: operand_ids: no instruction with id {e.args[0]}") from None
     shape = shape_from_proto(i.shape, f"{where}: shape")
     if i.opcode == "constant":
-        inside = print_literal(literal_from_proto(i.literal, f"{where}: literal")) if i.HasField("literal") else ""
+        inside = (
+            print_literal(literal_from_proto(i.literal, f"{where}: literal")) if i.HasField("literal") else ""
+        )
     elif i.opcode == "parameter":
         inside = str(i.parameter_number)
     else:
@@ -157,7 +169,9 @@ def _generic_attrs(i: Any, names: dict[int, str]) -> list[str]:
     if i.frontend_attributes.map:
         out.append("frontend_attributes=" + _frontend(i.frontend_attributes))
     if i.control_predecessor_ids:
-        out.append("control-predecessors={" + ", ".join(f"%{names[k]}" for k in i.control_predecessor_ids) + "}")
+        out.append(
+            "control-predecessors={" + ", ".join(f"%{names[k]}" for k in i.control_predecessor_ids) + "}"
+        )
     stats = i.statistics_viz
     if stats.statistics:
         items = [f"visualizing_index={stats.stat_index_to_visualize}"]

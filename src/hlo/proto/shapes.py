@@ -10,8 +10,12 @@ from ..errors import HloError
 from ..layout import DimLevelType, Layout, SplitConfig, Tile
 from ..shape import Shape
 
-_DIM_LEVELS = {0: DimLevelType.DENSE, 1: DimLevelType.COMPRESSED, 2: DimLevelType.SINGLETON,
-               3: DimLevelType.LOOSE_COMPRESSED}  # fmt: skip
+_DIM_LEVELS = {
+    0: DimLevelType.DENSE,
+    1: DimLevelType.COMPRESSED,
+    2: DimLevelType.SINGLETON,
+    3: DimLevelType.LOOSE_COMPRESSED,
+}
 _DIM_LEVEL_NUMBERS = {v: k for k, v in _DIM_LEVELS.items()}
 
 

@@ -89,10 +89,15 @@ def _from_decoded(d: Decoded, name: str) -> Loaded:
         return Loaded(module, name, fmt, decoded=d)
     snap = d.message
     args = tuple(
-        value_from_literal(literal_from_proto(a, f"{name}: arguments[{k}]")) for k, a in enumerate(snap.arguments)
+        value_from_literal(literal_from_proto(a, f"{name}: arguments[{k}]"))
+        for k, a in enumerate(snap.arguments)
     )
     check_arguments(module, args, name)
-    result = value_from_literal(literal_from_proto(snap.result, f"{name}: result")) if snap.HasField("result") else None
+    result = (
+        value_from_literal(literal_from_proto(snap.result, f"{name}: result"))
+        if snap.HasField("result")
+        else None
+    )
     return Loaded(module, name, fmt, args, result, snap.execution_platform, d)
 
 
@@ -100,7 +105,9 @@ def check_arguments(module: Module, args: tuple[Any, ...], name: str) -> None:
     """A snapshot's arguments must match the entry's parameters, one by one."""
     params = module.entry.parameter_shapes
     if len(args) != len(params):
-        raise HloError(f"{name}: arguments: {len(args)} recorded for the {len(params)} parameters of {module.name}")
+        raise HloError(
+            f"{name}: arguments: {len(args)} recorded for the {len(params)} parameters of {module.name}"
+        )
     for k, (value, shape) in enumerate(zip(args, params)):
         if shape.is_array and (
             getattr(value, "shape", None) != shape.dimensions
