@@ -111,7 +111,9 @@ def test_snapshot_arguments_that_do_not_fit_the_module(capsys):
     snap.ParseFromString((PROTO / "loop.snapshot.pb").read_bytes())
     snap.arguments[0].shape.dimensions[0] = 5
     del snap.arguments[0].f32s[5:]
-    with pytest.raises(hlo.HloError, match=r"x.pb: arguments\[0\]: a float32\[5\] value does not fit parameter 0"):
+    with pytest.raises(
+        hlo.HloError, match=r"x.pb: arguments\[0\]: a float32\[5\] value does not fit parameter 0"
+    ):
         load_bytes(snap.SerializeToString(), "x.pb")
 
 
@@ -128,9 +130,7 @@ def test_fmt_converts_text_to_proto_and_back(to, tmp_path, capsys):
     out = tmp_path / f"m.{to}"
     assert main(["fmt", str(source), "--to", to, "-o", str(out)]) == 0
     assert f"wrote {out} ({to})" in capsys.readouterr().err
-    assert hlo.load(out).module == hlo.load(source).module.replace(
-        config=hlo.load(out).module.config
-    )
+    assert hlo.load(out).module == hlo.load(source).module.replace(config=hlo.load(out).module.config)
 
 
 @pytest.mark.parametrize("path", sorted((GOLDEN / "dumps").glob("*.hlo")), ids=lambda p: p.name)
@@ -148,7 +148,11 @@ def test_fmt_of_proto_prints_text(capsys):
 
 
 def test_check_takes_several_files(capsys):
-    files = [str(PROTO / "mlp.after.hlo.pb"), str(GOLDEN / "dumps" / "cnn.hlo"), str(PROTO / "loop.snapshot.pb")]
+    files = [
+        str(PROTO / "mlp.after.hlo.pb"),
+        str(GOLDEN / "dumps" / "cnn.hlo"),
+        str(PROTO / "loop.snapshot.pb"),
+    ]
     assert main(["check", *files]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 3
     assert main(["check", files[0], str(PROTO / "mlp.truncated.pb")]) == 1

@@ -285,7 +285,11 @@ def save(path: str, leaves: list[np.ndarray]) -> None:
         if is_ml_dtype(value.dtype):  # bf16, f8, 4-bit ints: stored widened
             value = value.astype(np.float32 if _is_float(value.dtype) else _int_of(value.dtype))
         arrays[f"out{k}"] = value
-    np.savez(path, **arrays)  # type: ignore[arg-type]
+    try:
+        with open(path, "wb") as f:  # a file object: savez would add .npz to a name without it
+            np.savez(f, **arrays)  # type: ignore[arg-type]
+    except OSError as e:
+        raise HloError(f"{path}: cannot write: {e.strerror}") from None
 
 
 def _is_float(dtype: np.dtype) -> bool:
