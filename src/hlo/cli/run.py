@@ -19,26 +19,28 @@ results (`--rtol`, `--atol`, `--signed-zeros`); the verdict is one line, exit st
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import zipfile
+import time
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
-from ..dtypes import PrimitiveType
-from ..engine.numerics import is_ml_dtype
+from ..engine.plan import RunOptions
 from ..engine.run import run as run_module
 from ..errors import HloError
 from ..literal import Literal
 from ..replay.compare import compare_outputs, verdict
+from ..replay.inputs import MODES, make_inputs, parse_range
 from ..replay.load import load
+from ..replay.npz import load_inputs, save
 from ..replay.output import check_writable
 from ..replay.reference import check_reference, leaves, load_reference, run_on_xla
+from ..replay.values import SUMMARY_THRESHOLD, summary
 from ..shape import Shape
 from ..text.literal_codec import print_literal
 from ..text.parser import parse_module
+from .execute import execute
 
 EXAMPLES = {
     "mlp": "a two-layer MLP's loss and gradients (jax.value_and_grad)",
@@ -48,7 +50,10 @@ EXAMPLES = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("module", nargs="?", help="an HLO text file ('-' reads standard input)")
+    parser.add_argument(
+        "modules", nargs="*", metavar="module",
+        help="module files: HLO text, .pb, .pbtxt, snapshots ('-' reads standard input)",
+    )  # fmt: skip
     parser.add_argument("--example", choices=sorted(EXAMPLES), help="run a bundled module")
     parser.add_argument("--inputs", help="a .npz file with arg0, arg1, ...")
     parser.add_argument("--output", help="write the results to this .npz file (out0, out1, ...)")
@@ -74,9 +79,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rtol", type=float, help="relative tolerance (default per element type)")
     parser.add_argument("--atol", type=float, help="absolute tolerance (default per element type)")
     parser.add_argument("--signed-zeros", action="store_true", help="-0.0 and +0.0 do not match")
+    parser.add_argument(
+        "--inputs-mode", choices=MODES, help="inputs: random (default), zeros, device-id, or the snapshot's"
+    )
+    parser.add_argument("--random-range", metavar="LO,HI", help="random inputs uniform in [LO, HI)")
+    parser.add_argument("--print-inputs", action="store_true", help="print the inputs")
+    parser.add_argument("--iterations", type=int, default=0, help="time N runs after a warm-up")
+    parser.add_argument("--dump-values", metavar="DIR", help="write every instruction's value as .npy")
+    parser.add_argument("--print-full", action="store_true", help="print large arrays in full")
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
+    args.random = parse_range(args.random_range)
+    if args.iterations < 0:
+        raise HloError(f"hlo run: --iterations must be >= 0, not {args.iterations}")
     if args.example and args.module:
         raise HloError("hlo run: give a MODULE file or --example NAME, not both")
     if args.seed < 0:
@@ -97,7 +113,17 @@ def example_text(name: str) -> tuple[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    _check_arguments(args)
+    modules = args.modules
+    args.module = modules[0] if len(modules) == 1 else None
+    if len(modules) <= 1:
+        _check_arguments(args)
+        return run_one(args, time.perf_counter())
+    from .run_many import run_many
+
+    return run_many(args, modules)
+
+
+def run_one(args: argparse.Namespace, started: float) -> int:
     snapshot_args: Any = None
     recorded: Any = None
     if args.example:
@@ -108,6 +134,10 @@ def run(args: argparse.Namespace) -> int:
         module, name = loaded.module, loaded.name
         snapshot_args, recorded = loaded.arguments, loaded.result
         args.snapshot = recorded is not None
+        if args.inputs_mode == "snapshot" and snapshot_args is None:
+            raise HloError(f"{name}: --inputs-mode snapshot needs a snapshot file (it holds no arguments)")
+        if args.inputs_mode not in (None, "snapshot"):
+            snapshot_args = None
     else:
         raise HloError("hlo run: give a MODULE file or --example NAME (one of: " + ", ".join(EXAMPLES) + ")")
     params = module.entry.parameter_shapes
@@ -122,12 +152,17 @@ def run(args: argparse.Namespace) -> int:
             return load_inputs(args.inputs.replace("{device}", str(device)), params, args.cast)
         if snapshot_args is not None:
             return list(snapshot_args)
-        generator = np.random.default_rng(args.seed + device)  # each device its own inputs
-        return [random_value(s, generator) for s in params]
+        if args.inputs_mode == "snapshot":
+            raise HloError(f"{name}: --inputs-mode snapshot needs a snapshot file")
+        return make_inputs(module, args.inputs_mode or "random", args.seed, device, args.random)
 
     options = {"seed": args.seed, "max_iterations": args.max_iterations}
+    if args.print_inputs:
+        for k, value in enumerate(inputs_for(0)):
+            print(f"arg{k}: {show(value, args.print_full)}")
     if count == 1:
-        results = [run_module(module, *inputs_for(0), **options)]
+        run_options = RunOptions(seed=args.seed, max_iterations=args.max_iterations)
+        results = [execute(module, inputs_for(0), run_options, args.iterations, args.dump_values, started)]
     else:
         results = run_module(
             module, [inputs_for(d) for d in range(count)], num_replicas=replicas, num_partitions=partitions,
@@ -167,15 +202,14 @@ def _run_mpi(args: argparse.Namespace, module: Any, name: str, replicas: int, pa
     device = comm.Get_rank()
     params = module.entry.parameter_shapes
     if args.inputs:
-        inputs = load_inputs(args.inputs.replace("{device}", str(device)), params)
+        inputs = load_inputs(args.inputs.replace("{device}", str(device)), params, args.cast)
     else:
-        generator = np.random.default_rng(args.seed + device)
-        inputs = [random_value(s, generator) for s in params]
+        inputs = make_inputs(module, args.inputs_mode or "random", args.seed, device, args.random)
     executable = compile_module(module, RunOptions(seed=args.seed, max_iterations=args.max_iterations))
     try:
         result = executable.run_mpi(inputs, replicas, partitions, args.timeout)
     except HloError as e:
-        print(f"rank {device}: {e}", file=__import__("sys").stderr, flush=True)
+        print(f"rank {device}: {e}", file=sys.stderr, flush=True)
         comm.Abort(1)
         return 1
     _report(args, module, name, result, device)
@@ -194,8 +228,20 @@ def _report(args: argparse.Namespace, module: Any, name: str, result: Any, devic
         where = f" device {device}" if device is not None else ""
         print(f"{name}{where}: {len(leaves)} result{'s' if len(leaves) != 1 else ''}")
         for k, (value, shape) in enumerate(zip(leaves, flatten_shape(module.entry.root.shape))):
+            if value.size > SUMMARY_THRESHOLD and not args.print_full:
+                print(f"out{k}: {shape.to_string(print_layout=False)} {summary(value)}")
+                continue
             literal = print_literal(Literal(_static(shape, value), value))
             print(f"out{k}: {shape.to_string(print_layout=False)} {literal}")
+
+
+def show(value: Any, full: bool) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(show(v, full) for v in value) + ")"
+    array = np.asarray(value)
+    if array.size > SUMMARY_THRESHOLD and not full:
+        return summary(array)
+    return f"{array.dtype}{list(array.shape)} " + np.array2string(array, threshold=array.size + 1)
 
 
 def _static(shape: Shape, value: np.ndarray) -> Shape:
@@ -218,87 +264,4 @@ def flatten_shape(shape: Shape) -> Any:
         yield shape
 
 
-def random_value(shape: Shape, generator: np.random.Generator) -> Any:
-    """A seeded random value of `shape` (dynamic dimensions at their bound)."""
-    if shape.is_tuple:
-        return tuple(random_value(s, generator) for s in shape.tuple_shapes)
-    if not shape.is_array:
-        return None
-    dims = tuple(max(d, 0) for d in shape.dimensions)
-    t = shape.element_type
-    dtype = np.dtype(t.numpy_dtype)
-    if t is PrimitiveType.PRED:
-        return generator.random(dims) < 0.5
-    if t.is_integral:
-        return generator.integers(0, 8, size=dims).astype(dtype)
-    if t.is_complex:
-        return (generator.standard_normal(dims) + 1j * generator.standard_normal(dims)).astype(dtype)
-    return generator.standard_normal(dims).astype(np.float32).astype(dtype)
 
-
-def load_inputs(path: str, params: tuple[Shape, ...], cast: bool = False) -> list[Any]:
-    if not zipfile.is_zipfile(path):
-        why = "does not exist" if not os.path.exists(path) else "is not a .npz file (arg0, arg1, ...)"
-        raise HloError(f"{path}: the inputs file {why}")
-    try:
-        data = np.load(path)
-    except (OSError, ValueError) as e:
-        raise HloError(f"{path}: cannot read the inputs: {e}") from None
-    extra = [
-        k for k in data.files if k.startswith("arg") and k not in {f"arg{i}" for i in range(len(params))}
-    ]
-    if extra:
-        raise HloError(
-            f"{path}: {extra[0]}: the module has {len(params)} parameters (arg0..arg{len(params) - 1})"
-        )
-    values = []
-    for k, shape in enumerate(params):
-        key = f"arg{k}"
-        if key not in data.files:
-            raise HloError(f"{path}: has no {key} for parameter {k} ({shape})")
-        array = data[key]
-        if shape.is_array and shape.element_type.has_numpy_dtype:
-            target = np.dtype(shape.element_type.numpy_dtype)
-            if array.dtype != target and not cast and not _widened(array.dtype, shape.element_type):
-                raise HloError(
-                    f"{path}: {key}: a {array.dtype} array for parameter {k} "
-                    f"({shape.to_string(print_layout=False)});"
-                    " --cast converts it"
-                )
-            if array.dtype != target:
-                with np.errstate(all="ignore"):
-                    array = array.astype(target)
-        values.append(array)
-    return values
-
-
-def _widened(dtype: np.dtype, t: PrimitiveType) -> bool:
-    """bf16, f8 and 4-bit ints travel as float32 / int8 / uint8 (what `--output` writes)."""
-    if not is_ml_dtype(np.dtype(t.numpy_dtype)):
-        return False
-    return dtype == (np.float32 if t.is_floating_point else np.int8 if t.is_signed_integral else np.uint8)
-
-
-def save(path: str, leaves: list[np.ndarray]) -> None:
-    arrays = {}
-    for k, value in enumerate(leaves):
-        if is_ml_dtype(value.dtype):  # bf16, f8, 4-bit ints: stored widened
-            value = value.astype(np.float32 if _is_float(value.dtype) else _int_of(value.dtype))
-        arrays[f"out{k}"] = value
-    try:
-        with open(path, "wb") as f:  # a file object: savez would add .npz to a name without it
-            np.savez(f, **arrays)  # type: ignore[arg-type]
-    except OSError as e:
-        raise HloError(f"{path}: cannot write: {e.strerror}") from None
-
-
-def _is_float(dtype: np.dtype) -> bool:
-    from ..dtypes import from_numpy_dtype
-
-    return from_numpy_dtype(dtype).is_floating_point
-
-
-def _int_of(dtype: np.dtype) -> type:
-    from ..dtypes import from_numpy_dtype
-
-    return np.int8 if from_numpy_dtype(dtype).is_signed_integral else np.uint8
