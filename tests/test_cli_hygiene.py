@@ -109,3 +109,24 @@ def test_closed_pipe_is_quiet():
     )  # fmt: skip
     assert proc.stdout.count("\n") == 1
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_ctrl_c_ends_with_one_line_and_status_130(monkeypatch, capsys):
+    from hlo.cli import main as main_module
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(main_module.COMMANDS, "run", (main_module.run.add_arguments, interrupted))
+    assert main(["run", CNN]) == 130
+    assert one_line_error(capsys) == "hlo: interrupted"
+
+
+def test_a_text_proto_with_a_typo_names_the_file_line_and_field(tmp_path, capsys):
+    source = (ROOT / "tests" / "golden" / "dumps_proto" / "loop.before.pbtxt").read_text()
+    bad = tmp_path / "bad.pbtxt"
+    bad.write_text(source.replace("opcode:", "opcod:", 1))
+    assert main(["fmt", str(bad)]) == 1
+    err = one_line_error(capsys)
+    assert err.startswith(f"{bad}: not a text-format HloModuleProto: ")
+    assert '"opcod"' in err and re.search(r"\d+:\d+", err)
