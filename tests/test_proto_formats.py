@@ -29,12 +29,26 @@ def jaxlib_0_10_text(text: str) -> str:
     return re.sub(r"(topk\([^\n]*largest=(?:true|false)), is_stable=true", r"\1", text)
 
 
+def golden_text(proto: Path) -> Path:
+    name = proto.name.removesuffix(".hlo.pb")
+    if name.startswith("sharded."):
+        return GOLDEN / "sharded" / (name.removeprefix("sharded.") + ".hlo")
+    return GOLDEN / "dumps" / (name + ".hlo")
+
+
 @pytest.mark.parametrize("path", sorted((PROTO / "corpus").glob("*.hlo.pb")), ids=lambda p: p.name)
 def test_xla_proto_of_the_golden_text_reads_back_to_that_text(path):
-    text = (GOLDEN / "dumps" / path.name.replace(".hlo.pb", ".hlo")).read_text()
+    """Sharded modules too (shardings, replica groups, channels): num_partitions lives in the
+    module config, which HloModuleProto does not hold, and XLA renumbers their stack-frame tables
+    when it writes the proto (compared by the frames each instruction names)."""
+    text = without_config_flags(golden_text(path).read_text())
     loaded = hlo.load(path)
     assert loaded.format == "HloModuleProto (binary)"
-    assert jaxlib_0_10_text(loaded.module.to_text("long")) == without_config_flags(text)
+    if path.name.startswith("sharded."):  # written in XLA's default form (no operand shapes)
+        printed = loaded.module.to_text("default")
+        assert normalized(printed) == normalized(re.sub(r", num_partitions=\d+", "", text))
+    else:
+        assert jaxlib_0_10_text(loaded.module.to_text("long")) == text
 
 
 def _frames(text: str) -> dict[int, str]:

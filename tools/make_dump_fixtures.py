@@ -10,8 +10,9 @@ corpus (tests/golden/dumps/*.hlo) as XLA's own HloModuleProtos. Dev only: needs 
    HloSnapshot: the optimized module, the arguments and the result of the run),
    buffer-assignment.txt and memory-usage-report.txt. One module is also written in protobuf
    text format (`.pbtxt`) and one truncated (`.truncated.pb`) for the error tests.
-2. For every `tests/golden/dumps/*.hlo`, XLA parses the text and serializes its HloModuleProto
-   (`corpus/<name>.hlo.pb`); the tests check that hlo reads each back to the text XLA printed.
+2. For every `tests/golden/dumps/*.hlo` and `tests/golden/sharded/*.hlo`, XLA parses the text and
+   serializes its HloModuleProto (`corpus/<name>.hlo.pb`); the tests check that hlo reads each
+   back to the text XLA printed.
 """
 
 from __future__ import annotations
@@ -121,9 +122,11 @@ def extras() -> None:
 
 def corpus() -> None:
     (OUT / "corpus").mkdir(exist_ok=True)
-    for path in sorted((REPO / "tests" / "golden" / "dumps").glob("*.hlo")):
-        module = xc.hlo.hlo_module_from_text(path.read_text())
-        (OUT / "corpus" / f"{path.stem}.hlo.pb").write_bytes(module.as_serialized_hlo_module_proto())
+    for folder in ("dumps", "sharded"):
+        for path in sorted((REPO / "tests" / "golden" / folder).glob("*.hlo")):
+            module = xc.hlo.hlo_module_from_text(path.read_text())
+            name = path.stem if folder == "dumps" else f"sharded.{path.stem}"
+            (OUT / "corpus" / f"{name}.hlo.pb").write_bytes(module.as_serialized_hlo_module_proto())
 
 
 def main() -> None:

@@ -241,7 +241,9 @@ CONVERTERS: dict[str, Callable[[Any, Context], str | None]] = {
     "channel_id": _int("channel_id"),
     "replica_groups": _replica_groups,
     "constrain_layout": lambda p, ctx: "true" if p.constrain_layout and p.opcode != "custom-call" else None,
-    "dimensions": lambda p, ctx: ints(p.dimensions),
+    "dimensions": lambda p, ctx: None
+    if not p.dimensions and p.opcode in ("all-to-all", "ragged-all-to-all")
+    else ints(p.dimensions),
     "use_global_device_ids": _bool("use_global_device_ids"),
     "to_apply": _to_apply,
     "calls": lambda p, ctx: _called(p, ctx, 0),

@@ -13,7 +13,6 @@ from ..errors import HloError
 from ..ir.frozen import FrozenDict
 from ..ir.module import Module
 from ..ir.opcode import opcode_from_text
-from ..literal import Literal
 from ..ops.registry import spec
 from ..text.lexer import c_escape
 from ..text.literal_codec import print_literal
@@ -184,6 +183,8 @@ def _generic_attrs(i: Any, names: dict[int, str]) -> list[str]:
             out.append(f"result_accuracy={{tolerance={{atol={t.atol:g},rtol={t.rtol:g},ulps={t.ulps}}}}}")
         elif ra.mode == 1:
             out.append("result_accuracy={mode=highest}")
+    if i.HasField("original_value") and (i.original_value.elements or i.original_value.is_synthetic_call):
+        out.append("origin=" + _origin(i))
     if i.HasField("metadata"):
         md = metadata_from_proto(i.metadata)
         if md.is_printed:
@@ -196,5 +197,19 @@ def _generic_attrs(i: Any, names: dict[int, str]) -> list[str]:
     return out
 
 
-def literal_text(literal: Literal) -> str:
-    return print_literal(literal)
+def _origin(i: Any) -> str:
+    """`origin={...}`: the original value's leaves laid out as the instruction's shape."""
+    if i.original_value.is_synthetic_call:
+        return "{[synthetic_call]}"
+    leaves = {tuple(e.shape_index): e.original_array for e in i.original_value.elements}
+
+    def tree(shape: Any, index: tuple[int, ...]) -> str:
+        if shape.element_type == 13:  # TUPLE
+            return "(" + ", ".join(tree(s, (*index, k)) for k, s in enumerate(shape.tuple_shapes)) + ")"
+        leaf = leaves.get(index)
+        if leaf is None or not leaf.instruction_name:
+            return "{}"
+        where = f" {ints(leaf.shape_index)}" if leaf.shape_index else ""
+        return "{" + quoted(leaf.instruction_name) + where + "}"
+
+    return "{" + tree(i.shape, ()) + "}"
