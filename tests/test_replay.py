@@ -156,3 +156,16 @@ def test_check_takes_several_files(capsys):
     assert main(["check", *files]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 3
     assert main(["check", files[0], str(PROTO / "mlp.truncated.pb")]) == 1
+
+
+def test_unoptimized_snapshot_replays_with_the_recorded_arguments(tmp_path, capsys):
+    """--xla_dump_hlo_unoptimized_snapshots: the module before optimization and its arguments (no
+    result); the same run's optimized snapshot holds the same arguments and XLA's result."""
+    unoptimized = hlo.load(PROTO / "loop.unoptimized_snapshot.pb")
+    optimized = hlo.load(PROTO / "loop.snapshot.pb")
+    assert unoptimized.format == "HloUnoptimizedSnapshot (binary)" and unoptimized.result is None
+    for a, b in zip(unoptimized.arguments, optimized.arguments):
+        np.testing.assert_array_equal(a, b)
+    path = str(PROTO / "loop.unoptimized_snapshot.pb")
+    assert main(["run", path, "--compare", str(PROTO / "loop.snapshot.pb")]) == 0
+    assert "compared with" in capsys.readouterr().out

@@ -7,7 +7,8 @@ corpus (tests/golden/dumps/*.hlo) as XLA's own HloModuleProtos. Dev only: needs 
    XLA_FLAGS="--xla_dump_to=DIR --xla_dump_hlo_as_proto --xla_dump_hlo_as_text --xla_dump_hlo_snapshots"
    (set before jax is imported), and a selection of DIR is copied as `<program>.<suffix>`:
    before_optimizations.{txt,hlo.pb}, cpu_after_optimizations.{txt,hlo.pb}, snapshot.pb (an
-   HloSnapshot: the optimized module, the arguments and the result of the run),
+   HloSnapshot: the optimized module, the arguments and the result of the run; for `loop` also
+   the HloUnoptimizedSnapshot of --xla_dump_hlo_unoptimized_snapshots),
    buffer-assignment.txt and memory-usage-report.txt. One module is also written in protobuf
    text format (`.pbtxt`) and one truncated (`.truncated.pb`) for the error tests.
 2. For every `tests/golden/dumps/*.hlo` and `tests/golden/sharded/*.hlo`, XLA parses the text and
@@ -20,13 +21,18 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 DUMP = Path(tempfile.mkdtemp(prefix="xla_dump_"))
-os.environ["XLA_FLAGS"] = (
-    f"--xla_dump_to={DUMP} --xla_dump_hlo_as_proto --xla_dump_hlo_as_text --xla_dump_hlo_snapshots"
+# With --xla_dump_hlo_unoptimized_snapshots XLA dumps nothing else: that run is a second process.
+UNOPTIMIZED = sys.argv[1:2] == ["--unoptimized"]
+os.environ["XLA_FLAGS"] = f"--xla_dump_to={DUMP} " + (
+    "--xla_dump_hlo_unoptimized_snapshots"
+    if UNOPTIMIZED
+    else "--xla_dump_hlo_as_proto --xla_dump_hlo_as_text --xla_dump_hlo_snapshots"
 )
 
 import jax  # noqa: E402
@@ -129,6 +135,15 @@ def corpus() -> None:
             (OUT / "corpus" / f"{name}.hlo.pb").write_bytes(module.as_serialized_hlo_module_proto())
 
 
+def unoptimized_snapshot() -> None:
+    """(In the second process) the loop program's HloUnoptimizedSnapshot."""
+    fn, args = programs()["loop"]
+    jax.block_until_ready(jax.jit(fn)(*args))
+    (found,) = DUMP.glob("*.hlo_unoptimized_snapshot.pb")
+    shutil.copy(found, OUT / "loop.unoptimized_snapshot.pb")
+    shutil.rmtree(DUMP)
+
+
 def main() -> None:
     # Source paths in metadata relative to the repository: the fixtures hold no machine paths.
     jax.config.update("jax_hlo_source_file_canonicalization_regex", "^" + re.escape(f"{REPO}/"))
@@ -136,6 +151,7 @@ def main() -> None:
         shutil.rmtree(OUT)
     OUT.mkdir(parents=True)
     dump_programs()
+    subprocess.run([sys.executable, __file__, "--unoptimized"], check=True)
     extras()
     corpus()
     (OUT / "README.md").write_text(
@@ -149,4 +165,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if UNOPTIMIZED:
+        jax.config.update("jax_hlo_source_file_canonicalization_regex", "^" + re.escape(f"{REPO}/"))
+        unoptimized_snapshot()
+    else:
+        main()

@@ -1,6 +1,8 @@
 """Decoding XLA's protobuf files: binary (`.pb`) or text format (`.pbtxt`), holding an
 HloModuleProto, an HloProto (module plus buffer assignment, what --xla_dump_hlo_as_proto writes)
-or an HloSnapshot (module, arguments and result of one run, --xla_dump_hlo_snapshots).
+or an HloSnapshot (module, arguments and result of one run, --xla_dump_hlo_snapshots), or an
+HloUnoptimizedSnapshot (the module before optimization and each partition's arguments,
+--xla_dump_hlo_unoptimized_snapshots).
 
 Binary protos carry no type tag: each message type is tried and the one whose module has
 computations wins (a snapshot must also hold arguments, a result or a platform)."""
@@ -19,7 +21,7 @@ from . import hlo_pb2
 
 @dataclass(frozen=True)
 class Decoded:
-    kind: str  # "HloModuleProto", "HloProto" or "HloSnapshot"
+    kind: str  # "HloModuleProto", "HloProto", "HloSnapshot" or "HloUnoptimizedSnapshot"
     encoding: str  # "binary" or "text"
     message: Any
 
@@ -28,7 +30,7 @@ class Decoded:
         """The HloModuleProto inside."""
         if self.kind == "HloSnapshot":
             return self.message.hlo.hlo_module
-        if self.kind == "HloProto":
+        if self.kind in ("HloProto", "HloUnoptimizedSnapshot"):
             return self.message.hlo_module
         return self.message
 
@@ -43,11 +45,14 @@ def _plausible(kind: str, m: Any) -> bool:
         return False
     if kind == "HloSnapshot":
         return bool(m.arguments) or m.HasField("result") or bool(m.execution_platform)
+    if kind == "HloUnoptimizedSnapshot":
+        return len(m.partitions) > 0
     return True
 
 
 KINDS = (
     ("HloSnapshot", hlo_pb2.HloSnapshot),
+    ("HloUnoptimizedSnapshot", hlo_pb2.HloUnoptimizedSnapshot),
     ("HloProto", hlo_pb2.HloProto),
     ("HloModuleProto", hlo_pb2.HloModuleProto),
 )

@@ -4,130 +4,133 @@
 # source: hlo/proto/xla_data.proto
 # Protobuf Python Version: 7.35.1
 """Generated protocol buffer code."""
-
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import descriptor_pool as _descriptor_pool
 from google.protobuf import runtime_version as _runtime_version
 from google.protobuf import symbol_database as _symbol_database
 from google.protobuf.internal import builder as _builder
-
 _runtime_version.ValidateProtobufRuntimeVersion(
-    _runtime_version.Domain.PUBLIC, 7, 35, 1, "", "hlo/proto/xla_data.proto"
+    _runtime_version.Domain.PUBLIC,
+    7,
+    35,
+    1,
+    '',
+    'hlo/proto/xla_data.proto'
 )
 # @@protoc_insertion_point(imports)
 
 _sym_db = _symbol_database.Default()
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(
-    b'\n\x18hlo/proto/xla_data.proto\x12\x07hlo.xla"\xbb\x01\n\rPaddingConfig\x12\x41\n\ndimensions\x18\x01 \x03(\x0b\x32-.hlo.xla.PaddingConfig.PaddingConfigDimension\x1ag\n\x16PaddingConfigDimension\x12\x18\n\x10\x65\x64ge_padding_low\x18\x01 \x01(\x03\x12\x19\n\x11\x65\x64ge_padding_high\x18\x02 \x01(\x03\x12\x18\n\x10interior_padding\x18\x03 \x01(\x03"\x1f\n\tTileProto\x12\x12\n\ndimensions\x18\x01 \x03(\x03"<\n\x10SplitConfigProto\x12\x11\n\tdimension\x18\x01 \x01(\x03\x12\x15\n\rsplit_indices\x18\x02 \x03(\x03"\xfb\x03\n\x0bLayoutProto\x12\x16\n\x0eminor_to_major\x18\x01 \x03(\x03\x12.\n\x0f\x64im_level_types\x18\t \x03(\x0e\x32\x15.hlo.xla.DimLevelType\x12\x12\n\ndim_unique\x18\r \x03(\x08\x12\x13\n\x0b\x64im_ordered\x18\x0e \x03(\x08\x12!\n\x05tiles\x18\x06 \x03(\x0b\x32\x12.hlo.xla.TileProto\x12*\n"tail_padding_alignment_in_elements\x18\x10 \x01(\x03\x12\x1c\n\x14\x65lement_size_in_bits\x18\x07 \x01(\x03\x12\x14\n\x0cmemory_space\x18\x08 \x01(\x03\x12\x34\n\x14index_primitive_type\x18\x0b \x01(\x0e\x32\x16.hlo.xla.PrimitiveType\x12\x36\n\x16pointer_primitive_type\x18\x0c \x01(\x0e\x32\x16.hlo.xla.PrimitiveType\x12+\n\x0ephysical_shape\x18\n \x01(\x0b\x32\x13.hlo.xla.ShapeProto\x12+\n#dynamic_shape_metadata_prefix_bytes\x18\x0f \x01(\x03\x12\x30\n\rsplit_configs\x18\x11 \x03(\x0b\x32\x19.hlo.xla.SplitConfigProto"\xbd\x01\n\nShapeProto\x12,\n\x0c\x65lement_type\x18\x02 \x01(\x0e\x32\x16.hlo.xla.PrimitiveType\x12\x12\n\ndimensions\x18\x03 \x03(\x03\x12\x1c\n\x14is_dynamic_dimension\x18\x06 \x03(\x08\x12)\n\x0ctuple_shapes\x18\x04 \x03(\x0b\x32\x13.hlo.xla.ShapeProto\x12$\n\x06layout\x18\x05 \x01(\x0b\x32\x14.hlo.xla.LayoutProto"z\n\x11ProgramShapeProto\x12\'\n\nparameters\x18\x01 \x03(\x0b\x32\x13.hlo.xla.ShapeProto\x12#\n\x06result\x18\x02 \x01(\x0b\x32\x13.hlo.xla.ShapeProto\x12\x17\n\x0fparameter_names\x18\x03 \x03(\t"\xf1\x02\n\nOpMetadata\x12\x0f\n\x07op_type\x18\x01 \x01(\t\x12*\n\x0cprofile_type\x18\x05 \x03(\x0e\x32\x14.hlo.xla.ProfileType\x12\x0f\n\x07op_name\x18\x02 \x01(\t\x12\x13\n\x0bsource_file\x18\x03 \x01(\t\x12\x13\n\x0bsource_line\x18\x04 \x01(\x05\x12\x17\n\x0fsource_end_line\x18\x11 \x01(\x05\x12\x15\n\rsource_column\x18\x12 \x01(\x05\x12\x19\n\x11source_end_column\x18\x13 \x01(\x05\x12\'\n\x1fsize_of_generated_code_in_bytes\x18\x08 \x01(\x03\x12+\n#size_of_memory_working_set_in_bytes\x18\t \x01(\x03\x12\x19\n\x11\x64\x65\x64uplicated_name\x18\x0c \x01(\t\x12\x16\n\x0estack_frame_id\x18\x0f \x01(\x05\x12\x17\n\x0fscheduling_name\x18\x10 \x01(\t"\xc9\x01\n\x15\x44\x65viceAssignmentProto\x12\x15\n\rreplica_count\x18\x01 \x01(\x05\x12\x19\n\x11\x63omputation_count\x18\x02 \x01(\x05\x12M\n\x13\x63omputation_devices\x18\x03 \x03(\x0b\x32\x30.hlo.xla.DeviceAssignmentProto.ComputationDevice\x1a/\n\x11\x43omputationDevice\x12\x1a\n\x12replica_device_ids\x18\x01 \x03(\x03"\xc9\x04\n\x0cLiteralProto\x12"\n\x05shape\x18\x01 \x01(\x0b\x32\x13.hlo.xla.ShapeProto\x12\r\n\x05preds\x18\x02 \x03(\x08\x12\x0b\n\x03s1s\x18\x1e \x01(\x0c\x12\x0b\n\x03s2s\x18\x1a \x01(\x0c\x12\x0b\n\x03s4s\x18\x15 \x01(\x0c\x12\x0b\n\x03s8s\x18\x0f \x01(\x0c\x12\x0b\n\x03u1s\x18\x1f \x01(\x0c\x12\x0b\n\x03u2s\x18\x1b \x01(\x0c\x12\x0b\n\x03u4s\x18\x16 \x01(\x0c\x12\x0b\n\x03u8s\x18\x03 \x01(\x0c\x12\x0c\n\x04s32s\x18\x04 \x03(\x05\x12\x0c\n\x04s64s\x18\x05 \x03(\x03\x12\x0c\n\x04u32s\x18\x06 \x03(\r\x12\x0c\n\x04u64s\x18\x07 \x03(\x04\x12\x0c\n\x04\x66\x33\x32s\x18\x08 \x03(\x02\x12\x0c\n\x04\x66\x36\x34s\x18\t \x03(\x01\x12\x0c\n\x04\x63\x36\x34s\x18\x0c \x03(\x02\x12\r\n\x05\x63\x31\x32\x38s\x18\x12 \x03(\x01\x12-\n\x0etuple_literals\x18\n \x03(\x0b\x32\x15.hlo.xla.LiteralProto\x12\x0c\n\x04\x66\x31\x36s\x18\x0b \x01(\x0c\x12\r\n\x05\x62\x66\x31\x36s\x18\r \x01(\x0c\x12\x0c\n\x04u16s\x18\x10 \x01(\x0c\x12\x0c\n\x04s16s\x18\x11 \x01(\x0c\x12\x11\n\tf4e2m1fns\x18  \x01(\x0c\x12\x0f\n\x07\x66\x38\x65\x33m4s\x18\x1d \x01(\x0c\x12\x16\n\x0e\x66\x38\x65\x34m3b11fnuzs\x18\x17 \x01(\x0c\x12\x11\n\tf8e4m3fns\x18\x14 \x01(\x0c\x12\x13\n\x0b\x66\x38\x65\x34m3fnuzs\x18\x19 \x01(\x0c\x12\x0f\n\x07\x66\x38\x65\x34m3s\x18\x1c \x01(\x0c\x12\x13\n\x0b\x66\x38\x65\x35m2fnuzs\x18\x18 \x01(\x0c\x12\x0f\n\x07\x66\x38\x65\x35m2s\x18\x13 \x01(\x0c\x12\x12\n\nf8e8m0fnus\x18! \x01(\x0c\x12\x16\n\x0esparse_indices\x18\x0e \x03(\x03"\xa3\x01\n\x0fWindowDimension\x12\x0c\n\x04size\x18\x01 \x01(\x03\x12\x0e\n\x06stride\x18\x02 \x01(\x03\x12\x13\n\x0bpadding_low\x18\x03 \x01(\x03\x12\x14\n\x0cpadding_high\x18\x04 \x01(\x03\x12\x17\n\x0fwindow_dilation\x18\x05 \x01(\x03\x12\x15\n\rbase_dilation\x18\x06 \x01(\x03\x12\x17\n\x0fwindow_reversal\x18\x07 \x01(\x08"6\n\x06Window\x12,\n\ndimensions\x18\x01 \x03(\x0b\x32\x18.hlo.xla.WindowDimension"\xc2\x01\n\x16GatherDimensionNumbers\x12\x13\n\x0boffset_dims\x18\x01 \x03(\x03\x12\x1c\n\x14\x63ollapsed_slice_dims\x18\x02 \x03(\x03\x12\x17\n\x0fstart_index_map\x18\x03 \x03(\x03\x12\x18\n\x10index_vector_dim\x18\x04 \x01(\x03\x12\x1d\n\x15operand_batching_dims\x18\x05 \x03(\x03\x12#\n\x1bstart_indices_batching_dims\x18\x06 \x03(\x03"\xd7\x01\n\x17ScatterDimensionNumbers\x12\x1a\n\x12update_window_dims\x18\x01 \x03(\x03\x12\x1c\n\x14inserted_window_dims\x18\x02 \x03(\x03\x12$\n\x1cscatter_dims_to_operand_dims\x18\x03 \x03(\x03\x12\x18\n\x10index_vector_dim\x18\x04 \x01(\x03\x12\x1b\n\x13input_batching_dims\x18\x05 \x03(\x03\x12%\n\x1dscatter_indices_batching_dims\x18\x06 \x03(\x03"\xd8\x02\n\x1b\x43onvolutionDimensionNumbers\x12\x1d\n\x15input_batch_dimension\x18\x07 \x01(\x03\x12\x1f\n\x17input_feature_dimension\x18\x08 \x01(\x03\x12 \n\x18input_spatial_dimensions\x18\x0b \x03(\x03\x12&\n\x1ekernel_input_feature_dimension\x18\x03 \x01(\x03\x12\'\n\x1fkernel_output_feature_dimension\x18\x04 \x01(\x03\x12!\n\x19kernel_spatial_dimensions\x18\x06 \x03(\x03\x12\x1e\n\x16output_batch_dimension\x18\t \x01(\x03\x12 \n\x18output_feature_dimension\x18\n \x01(\x03\x12!\n\x19output_spatial_dimensions\x18\x0c \x03(\x03"\x99\x01\n\x13\x44otDimensionNumbers\x12"\n\x1alhs_contracting_dimensions\x18\x01 \x03(\x03\x12"\n\x1arhs_contracting_dimensions\x18\x02 \x03(\x03\x12\x1c\n\x14lhs_batch_dimensions\x18\x03 \x03(\x03\x12\x1c\n\x14rhs_batch_dimensions\x18\x04 \x03(\x03"\x95\x01\n\x19RaggedDotDimensionNumbers\x12;\n\x15\x64ot_dimension_numbers\x18\x01 \x01(\x0b\x32\x1c.hlo.xla.DotDimensionNumbers\x12\x1d\n\x15lhs_ragged_dimensions\x18\x02 \x03(\x03\x12\x1c\n\x14rhs_group_dimensions\x18\x03 \x03(\x03"\xe3\x01\n\x16TriangularSolveOptions\x12\x11\n\tleft_side\x18\x01 \x01(\x08\x12\r\n\x05lower\x18\x02 \x01(\x08\x12\x15\n\runit_diagonal\x18\x03 \x01(\x08\x12>\n\x0btranspose_a\x18\x04 \x01(\x0e\x32).hlo.xla.TriangularSolveOptions.Transpose"P\n\tTranspose\x12\x15\n\x11TRANSPOSE_INVALID\x10\x00\x12\x10\n\x0cNO_TRANSPOSE\x10\x01\x12\r\n\tTRANSPOSE\x10\x02\x12\x0b\n\x07\x41\x44JOINT\x10\x03" \n\x0f\x43holeskyOptions\x12\r\n\x05lower\x18\x01 \x01(\x08"s\n\x12\x46rontendAttributes\x12\x31\n\x03map\x18\x01 \x03(\x0b\x32$.hlo.xla.FrontendAttributes.MapEntry\x1a*\n\x08MapEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01"0\n\tStatistic\x12\x11\n\tstat_name\x18\x01 \x01(\t\x12\x10\n\x08stat_val\x18\x02 \x01(\x01"X\n\rStatisticsViz\x12\x1f\n\x17stat_index_to_visualize\x18\x01 \x01(\x03\x12&\n\nstatistics\x18\x02 \x03(\x0b\x32\x12.hlo.xla.Statistic"\xfa\x04\n\nOpSharding\x12&\n\x04type\x18\x01 \x01(\x0e\x32\x18.hlo.xla.OpSharding.Type\x12\'\n\ntile_shape\x18\x02 \x01(\x0b\x32\x13.hlo.xla.ShapeProto\x12"\n\x1atile_assignment_dimensions\x18\x03 \x03(\x03\x12\x1f\n\x17tile_assignment_devices\x18\x04 \x03(\x03\x12,\n\x0ftuple_shardings\x18\x05 \x03(\x0b\x32\x13.hlo.xla.OpSharding\x12"\n\x1areplicate_on_last_tile_dim\x18\x06 \x01(\x08\x12%\n\x08metadata\x18\x07 \x03(\x0b\x32\x13.hlo.xla.OpMetadata\x12\x30\n\x0elast_tile_dims\x18\x08 \x03(\x0e\x32\x18.hlo.xla.OpSharding.Type\x12\x19\n\x11iota_reshape_dims\x18\t \x03(\x03\x12\x1b\n\x13iota_transpose_perm\x18\n \x03(\x05\x12\x16\n\x0eis_shard_group\x18\x0b \x01(\x08\x12\x16\n\x0eshard_group_id\x18\x0c \x01(\x03\x12<\n\x10shard_group_type\x18\r \x01(\x0e\x32".hlo.xla.OpSharding.ShardGroupType"a\n\x04Type\x12\x0e\n\nREPLICATED\x10\x00\x12\x0b\n\x07MAXIMAL\x10\x01\x12\t\n\x05TUPLE\x10\x02\x12\t\n\x05OTHER\x10\x03\x12\n\n\x06MANUAL\x10\x04\x12\x0b\n\x07UNKNOWN\x10\x05\x12\r\n\tUNREDUCED\x10\x06""\n\x0eShardGroupType\x12\x06\n\x02\x41S\x10\x00\x12\x08\n\x04LIKE\x10\x01"#\n\x0cReplicaGroup\x12\x13\n\x0breplica_ids\x18\x01 \x03(\x03"\x8e\x01\n\x19IotaReplicaGroupListProto\x12\x1a\n\x12num_replica_groups\x18\x01 \x01(\x03\x12\x1d\n\x15num_devices_per_group\x18\x02 \x01(\x03\x12\x19\n\x11iota_reshape_dims\x18\x03 \x03(\x03\x12\x1b\n\x13iota_transpose_perm\x18\x04 \x03(\x05"\x8f\x01\n\x19\x43ollectiveDeviceListProto\x12-\n\x0ereplica_groups\x18\x01 \x03(\x0b\x32\x15.hlo.xla.ReplicaGroup\x12\x43\n\x17iota_replica_group_list\x18\x02 \x01(\x0b\x32".hlo.xla.IotaReplicaGroupListProto".\n\x0cSourceTarget\x12\x0e\n\x06source\x18\x01 \x01(\x03\x12\x0e\n\x06target\x18\x02 \x01(\x03"\xd8\x01\n\x0eResultAccuracy\x12,\n\x04mode\x18\x01 \x01(\x0e\x32\x1c.hlo.xla.ResultAccuracy.ModeH\x00\x12\x36\n\ttolerance\x18\x02 \x01(\x0b\x32!.hlo.xla.ResultAccuracy.ToleranceH\x00\x1a\x35\n\tTolerance\x12\x0c\n\x04\x61tol\x18\x01 \x01(\x01\x12\x0c\n\x04rtol\x18\x02 \x01(\x01\x12\x0c\n\x04ulps\x18\x03 \x01(\x03" \n\x04Mode\x12\x0b\n\x07\x44\x45\x46\x41ULT\x10\x00\x12\x0b\n\x07HIGHEST\x10\x01\x42\x07\n\x05specs"\xcc\x04\n\x0fPrecisionConfig\x12=\n\x11operand_precision\x18\x01 \x03(\x0e\x32".hlo.xla.PrecisionConfig.Precision\x12\x35\n\talgorithm\x18\x02 \x01(\x0e\x32".hlo.xla.PrecisionConfig.Algorithm"/\n\tPrecision\x12\x0b\n\x07\x44\x45\x46\x41ULT\x10\x00\x12\x08\n\x04HIGH\x10\x01\x12\x0b\n\x07HIGHEST\x10\x02"\x91\x03\n\tAlgorithm\x12\r\n\tALG_UNSET\x10\x00\x12\x1d\n\x19\x41LG_DOT_ANY_F8_ANY_F8_F32\x10\x01\x12(\n$ALG_DOT_ANY_F8_ANY_F8_F32_FAST_ACCUM\x10\x02\x12\x17\n\x13\x41LG_DOT_F16_F16_F16\x10\x03\x12\x17\n\x13\x41LG_DOT_F16_F16_F32\x10\x04\x12\x1a\n\x16\x41LG_DOT_BF16_BF16_BF16\x10\x05\x12\x19\n\x15\x41LG_DOT_BF16_BF16_F32\x10\x06\x12\x1c\n\x18\x41LG_DOT_BF16_BF16_F32_X3\x10\x07\x12\x1c\n\x18\x41LG_DOT_BF16_BF16_F32_X6\x10\x08\x12\x19\n\x15\x41LG_DOT_TF32_TF32_F32\x10\t\x12\x1c\n\x18\x41LG_DOT_TF32_TF32_F32_X3\x10\n\x12\x17\n\x13\x41LG_DOT_F32_F32_F32\x10\x0b\x12\x17\n\x13\x41LG_DOT_F64_F64_F64\x10\x0c\x12\x1c\n\x18\x41LG_DOT_BF16_BF16_F32_X9\x10\r":\n\x14ParameterReplication\x12"\n\x1areplicated_at_leaf_buffers\x18\x01 \x03(\x08"g\n\x15OutputOperandAliasing\x12\x1a\n\x12output_shape_index\x18\x01 \x03(\x03\x12\x15\n\roperand_index\x18\x02 \x01(\x03\x12\x1b\n\x13operand_shape_index\x18\x03 \x03(\x03"C\n\x12OriginalArrayProto\x12\x18\n\x10instruction_name\x18\x01 \x01(\t\x12\x13\n\x0bshape_index\x18\x02 \x03(\x03"e\n\x19OriginalValueElementProto\x12\x13\n\x0bshape_index\x18\x01 \x03(\x03\x12\x33\n\x0eoriginal_array\x18\x02 \x01(\x0b\x32\x1b.hlo.xla.OriginalArrayProto"e\n\x12OriginalValueProto\x12\x34\n\x08\x65lements\x18\x01 \x03(\x0b\x32".hlo.xla.OriginalValueElementProto\x12\x19\n\x11is_synthetic_call\x18\x02 \x01(\x08*\x98\x03\n\rPrimitiveType\x12\x1a\n\x16PRIMITIVE_TYPE_INVALID\x10\x00\x12\x08\n\x04PRED\x10\x01\x12\x06\n\x02S1\x10\x1e\x12\x06\n\x02S2\x10\x1a\x12\x06\n\x02S4\x10\x15\x12\x06\n\x02S8\x10\x02\x12\x07\n\x03S16\x10\x03\x12\x07\n\x03S32\x10\x04\x12\x07\n\x03S64\x10\x05\x12\x06\n\x02U1\x10\x1f\x12\x06\n\x02U2\x10\x1b\x12\x06\n\x02U4\x10\x16\x12\x06\n\x02U8\x10\x06\x12\x07\n\x03U16\x10\x07\x12\x07\n\x03U32\x10\x08\x12\x07\n\x03U64\x10\t\x12\x07\n\x03\x46\x31\x36\x10\n\x12\x07\n\x03\x46\x33\x32\x10\x0b\x12\x08\n\x04\x42\x46\x31\x36\x10\x10\x12\x07\n\x03\x46\x36\x34\x10\x0c\x12\n\n\x06\x46\x38\x45\x35M2\x10\x13\x12\n\n\x06\x46\x38\x45\x34M3\x10\x1c\x12\x0c\n\x08\x46\x38\x45\x34M3FN\x10\x14\x12\x11\n\rF8E4M3B11FNUZ\x10\x17\x12\n\n\x06\x46\x38\x45\x33M4\x10\x1d\x12\x0e\n\nF8E5M2FNUZ\x10\x18\x12\x0e\n\nF8E4M3FNUZ\x10\x19\x12\x0c\n\x08\x46\x34\x45\x32M1FN\x10 \x12\r\n\tF8E8M0FNU\x10!\x12\x07\n\x03\x43\x36\x34\x10\x0f\x12\x08\n\x04\x43\x31\x32\x38\x10\x12\x12\t\n\x05TUPLE\x10\r\x12\x0f\n\x0bOPAQUE_TYPE\x10\x0e\x12\t\n\x05TOKEN\x10\x11\x12\n\n\x06\x42UFFER\x10"*^\n\x0c\x44imLevelType\x12\r\n\tDIM_DENSE\x10\x00\x12\x12\n\x0e\x44IM_COMPRESSED\x10\x01\x12\x11\n\rDIM_SINGLETON\x10\x02\x12\x18\n\x14\x44IM_LOOSE_COMPRESSED\x10\x03*=\n\x0bProfileType\x12\x0b\n\x07INVALID\x10\x00\x12\n\n\x06WINDOW\x10\x01\x12\x08\n\x04\x46LAG\x10\x02\x12\x0b\n\x07INTEGER\x10\x03*G\n\x0bPaddingType\x12\x13\n\x0fPADDING_INVALID\x10\x00\x12\x11\n\rPADDING_VALID\x10\x01\x12\x10\n\x0cPADDING_SAME\x10\x02*1\n\x07\x46\x66tType\x12\x07\n\x03\x46\x46T\x10\x00\x12\x08\n\x04IFFT\x10\x01\x12\x08\n\x04RFFT\x10\x02\x12\t\n\x05IRFFT\x10\x03*F\n\x12RandomDistribution\x12\x0f\n\x0bRNG_INVALID\x10\x00\x12\x0f\n\x0bRNG_UNIFORM\x10\x01\x12\x0e\n\nRNG_NORMAL\x10\x02*E\n\x0fRandomAlgorithm\x12\x0f\n\x0bRNG_DEFAULT\x10\x00\x12\x11\n\rRNG_THREE_FRY\x10\x01\x12\x0e\n\nRNG_PHILOX\x10\x02\x62\x06proto3'
-)
+
+
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18hlo/proto/xla_data.proto\x12\x07hlo.xla\"\xbb\x01\n\rPaddingConfig\x12\x41\n\ndimensions\x18\x01 \x03(\x0b\x32-.hlo.xla.PaddingConfig.PaddingConfigDimension\x1ag\n\x16PaddingConfigDimension\x12\x18\n\x10\x65\x64ge_padding_low\x18\x01 \x01(\x03\x12\x19\n\x11\x65\x64ge_padding_high\x18\x02 \x01(\x03\x12\x18\n\x10interior_padding\x18\x03 \x01(\x03\"\x1f\n\tTileProto\x12\x12\n\ndimensions\x18\x01 \x03(\x03\"<\n\x10SplitConfigProto\x12\x11\n\tdimension\x18\x01 \x01(\x03\x12\x15\n\rsplit_indices\x18\x02 \x03(\x03\"\xfb\x03\n\x0bLayoutProto\x12\x16\n\x0eminor_to_major\x18\x01 \x03(\x03\x12.\n\x0f\x64im_level_types\x18\t \x03(\x0e\x32\x15.hlo.xla.DimLevelType\x12\x12\n\ndim_unique\x18\r \x03(\x08\x12\x13\n\x0b\x64im_ordered\x18\x0e \x03(\x08\x12!\n\x05tiles\x18\x06 \x03(\x0b\x32\x12.hlo.xla.TileProto\x12*\n\"tail_padding_alignment_in_elements\x18\x10 \x01(\x03\x12\x1c\n\x14\x65lement_size_in_bits\x18\x07 \x01(\x03\x12\x14\n\x0cmemory_space\x18\x08 \x01(\x03\x12\x34\n\x14index_primitive_type\x18\x0b \x01(\x0e\x32\x16.hlo.xla.PrimitiveType\x12\x36\n\x16pointer_primitive_type\x18\x0c \x01(\x0e\x32\x16.hlo.xla.PrimitiveType\x12+\n\x0ephysical_shape\x18\n \x01(\x0b\x32\x13.hlo.xla.ShapeProto\x12+\n#dynamic_shape_metadata_prefix_bytes\x18\x0f \x01(\x03\x12\x30\n\rsplit_configs\x18\x11 \x03(\x0b\x32\x19.hlo.xla.SplitConfigProto\"\xbd\x01\n\nShapeProto\x12,\n\x0c\x65lement_type\x18\x02 \x01(\x0e\x32\x16.hlo.xla.PrimitiveType\x12\x12\n\ndimensions\x18\x03 \x03(\x03\x12\x1c\n\x14is_dynamic_dimension\x18\x06 \x03(\x08\x12)\n\x0ctuple_shapes\x18\x04 \x03(\x0b\x32\x13.hlo.xla.ShapeProto\x12$\n\x06layout\x18\x05 \x01(\x0b\x32\x14.hlo.xla.LayoutProto\"z\n\x11ProgramShapeProto\x12\'\n\nparameters\x18\x01 \x03(\x0b\x32\x13.hlo.xla.ShapeProto\x12#\n\x06result\x18\x02 \x01(\x0b\x32\x13.hlo.xla.ShapeProto\x12\x17\n\x0fparameter_names\x18\x03 \x03(\t\"\xf1\x02\n\nOpMetadata\x12\x0f\n\x07op_type\x18\x01 \x01(\t\x12*\n\x0cprofile_type\x18\x05 \x03(\x0e\x32\x14.hlo.xla.ProfileType\x12\x0f\n\x07op_name\x18\x02 \x01(\t\x12\x13\n\x0bsource_file\x18\x03 \x01(\t\x12\x13\n\x0bsource_line\x18\x04 \x01(\x05\x12\x17\n\x0fsource_end_line\x18\x11 \x01(\x05\x12\x15\n\rsource_column\x18\x12 \x01(\x05\x12\x19\n\x11source_end_column\x18\x13 \x01(\x05\x12\'\n\x1fsize_of_generated_code_in_bytes\x18\x08 \x01(\x03\x12+\n#size_of_memory_working_set_in_bytes\x18\t \x01(\x03\x12\x19\n\x11\x64\x65\x64uplicated_name\x18\x0c \x01(\t\x12\x16\n\x0estack_frame_id\x18\x0f \x01(\x05\x12\x17\n\x0fscheduling_name\x18\x10 \x01(\t\"\xc9\x01\n\x15\x44\x65viceAssignmentProto\x12\x15\n\rreplica_count\x18\x01 \x01(\x05\x12\x19\n\x11\x63omputation_count\x18\x02 \x01(\x05\x12M\n\x13\x63omputation_devices\x18\x03 \x03(\x0b\x32\x30.hlo.xla.DeviceAssignmentProto.ComputationDevice\x1a/\n\x11\x43omputationDevice\x12\x1a\n\x12replica_device_ids\x18\x01 \x03(\x03\"\xc9\x04\n\x0cLiteralProto\x12\"\n\x05shape\x18\x01 \x01(\x0b\x32\x13.hlo.xla.ShapeProto\x12\r\n\x05preds\x18\x02 \x03(\x08\x12\x0b\n\x03s1s\x18\x1e \x01(\x0c\x12\x0b\n\x03s2s\x18\x1a \x01(\x0c\x12\x0b\n\x03s4s\x18\x15 \x01(\x0c\x12\x0b\n\x03s8s\x18\x0f \x01(\x0c\x12\x0b\n\x03u1s\x18\x1f \x01(\x0c\x12\x0b\n\x03u2s\x18\x1b \x01(\x0c\x12\x0b\n\x03u4s\x18\x16 \x01(\x0c\x12\x0b\n\x03u8s\x18\x03 \x01(\x0c\x12\x0c\n\x04s32s\x18\x04 \x03(\x05\x12\x0c\n\x04s64s\x18\x05 \x03(\x03\x12\x0c\n\x04u32s\x18\x06 \x03(\r\x12\x0c\n\x04u64s\x18\x07 \x03(\x04\x12\x0c\n\x04\x66\x33\x32s\x18\x08 \x03(\x02\x12\x0c\n\x04\x66\x36\x34s\x18\t \x03(\x01\x12\x0c\n\x04\x63\x36\x34s\x18\x0c \x03(\x02\x12\r\n\x05\x63\x31\x32\x38s\x18\x12 \x03(\x01\x12-\n\x0etuple_literals\x18\n \x03(\x0b\x32\x15.hlo.xla.LiteralProto\x12\x0c\n\x04\x66\x31\x36s\x18\x0b \x01(\x0c\x12\r\n\x05\x62\x66\x31\x36s\x18\r \x01(\x0c\x12\x0c\n\x04u16s\x18\x10 \x01(\x0c\x12\x0c\n\x04s16s\x18\x11 \x01(\x0c\x12\x11\n\tf4e2m1fns\x18  \x01(\x0c\x12\x0f\n\x07\x66\x38\x65\x33m4s\x18\x1d \x01(\x0c\x12\x16\n\x0e\x66\x38\x65\x34m3b11fnuzs\x18\x17 \x01(\x0c\x12\x11\n\tf8e4m3fns\x18\x14 \x01(\x0c\x12\x13\n\x0b\x66\x38\x65\x34m3fnuzs\x18\x19 \x01(\x0c\x12\x0f\n\x07\x66\x38\x65\x34m3s\x18\x1c \x01(\x0c\x12\x13\n\x0b\x66\x38\x65\x35m2fnuzs\x18\x18 \x01(\x0c\x12\x0f\n\x07\x66\x38\x65\x35m2s\x18\x13 \x01(\x0c\x12\x12\n\nf8e8m0fnus\x18! \x01(\x0c\x12\x16\n\x0esparse_indices\x18\x0e \x03(\x03\"\xa3\x01\n\x0fWindowDimension\x12\x0c\n\x04size\x18\x01 \x01(\x03\x12\x0e\n\x06stride\x18\x02 \x01(\x03\x12\x13\n\x0bpadding_low\x18\x03 \x01(\x03\x12\x14\n\x0cpadding_high\x18\x04 \x01(\x03\x12\x17\n\x0fwindow_dilation\x18\x05 \x01(\x03\x12\x15\n\rbase_dilation\x18\x06 \x01(\x03\x12\x17\n\x0fwindow_reversal\x18\x07 \x01(\x08\"6\n\x06Window\x12,\n\ndimensions\x18\x01 \x03(\x0b\x32\x18.hlo.xla.WindowDimension\"\xc2\x01\n\x16GatherDimensionNumbers\x12\x13\n\x0boffset_dims\x18\x01 \x03(\x03\x12\x1c\n\x14\x63ollapsed_slice_dims\x18\x02 \x03(\x03\x12\x17\n\x0fstart_index_map\x18\x03 \x03(\x03\x12\x18\n\x10index_vector_dim\x18\x04 \x01(\x03\x12\x1d\n\x15operand_batching_dims\x18\x05 \x03(\x03\x12#\n\x1bstart_indices_batching_dims\x18\x06 \x03(\x03\"\xd7\x01\n\x17ScatterDimensionNumbers\x12\x1a\n\x12update_window_dims\x18\x01 \x03(\x03\x12\x1c\n\x14inserted_window_dims\x18\x02 \x03(\x03\x12$\n\x1cscatter_dims_to_operand_dims\x18\x03 \x03(\x03\x12\x18\n\x10index_vector_dim\x18\x04 \x01(\x03\x12\x1b\n\x13input_batching_dims\x18\x05 \x03(\x03\x12%\n\x1dscatter_indices_batching_dims\x18\x06 \x03(\x03\"\xd8\x02\n\x1b\x43onvolutionDimensionNumbers\x12\x1d\n\x15input_batch_dimension\x18\x07 \x01(\x03\x12\x1f\n\x17input_feature_dimension\x18\x08 \x01(\x03\x12 \n\x18input_spatial_dimensions\x18\x0b \x03(\x03\x12&\n\x1ekernel_input_feature_dimension\x18\x03 \x01(\x03\x12\'\n\x1fkernel_output_feature_dimension\x18\x04 \x01(\x03\x12!\n\x19kernel_spatial_dimensions\x18\x06 \x03(\x03\x12\x1e\n\x16output_batch_dimension\x18\t \x01(\x03\x12 \n\x18output_feature_dimension\x18\n \x01(\x03\x12!\n\x19output_spatial_dimensions\x18\x0c \x03(\x03\"\x99\x01\n\x13\x44otDimensionNumbers\x12\"\n\x1alhs_contracting_dimensions\x18\x01 \x03(\x03\x12\"\n\x1arhs_contracting_dimensions\x18\x02 \x03(\x03\x12\x1c\n\x14lhs_batch_dimensions\x18\x03 \x03(\x03\x12\x1c\n\x14rhs_batch_dimensions\x18\x04 \x03(\x03\"\x95\x01\n\x19RaggedDotDimensionNumbers\x12;\n\x15\x64ot_dimension_numbers\x18\x01 \x01(\x0b\x32\x1c.hlo.xla.DotDimensionNumbers\x12\x1d\n\x15lhs_ragged_dimensions\x18\x02 \x03(\x03\x12\x1c\n\x14rhs_group_dimensions\x18\x03 \x03(\x03\"\xe3\x01\n\x16TriangularSolveOptions\x12\x11\n\tleft_side\x18\x01 \x01(\x08\x12\r\n\x05lower\x18\x02 \x01(\x08\x12\x15\n\runit_diagonal\x18\x03 \x01(\x08\x12>\n\x0btranspose_a\x18\x04 \x01(\x0e\x32).hlo.xla.TriangularSolveOptions.Transpose\"P\n\tTranspose\x12\x15\n\x11TRANSPOSE_INVALID\x10\x00\x12\x10\n\x0cNO_TRANSPOSE\x10\x01\x12\r\n\tTRANSPOSE\x10\x02\x12\x0b\n\x07\x41\x44JOINT\x10\x03\" \n\x0f\x43holeskyOptions\x12\r\n\x05lower\x18\x01 \x01(\x08\"s\n\x12\x46rontendAttributes\x12\x31\n\x03map\x18\x01 \x03(\x0b\x32$.hlo.xla.FrontendAttributes.MapEntry\x1a*\n\x08MapEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"0\n\tStatistic\x12\x11\n\tstat_name\x18\x01 \x01(\t\x12\x10\n\x08stat_val\x18\x02 \x01(\x01\"X\n\rStatisticsViz\x12\x1f\n\x17stat_index_to_visualize\x18\x01 \x01(\x03\x12&\n\nstatistics\x18\x02 \x03(\x0b\x32\x12.hlo.xla.Statistic\"\xfa\x04\n\nOpSharding\x12&\n\x04type\x18\x01 \x01(\x0e\x32\x18.hlo.xla.OpSharding.Type\x12\'\n\ntile_shape\x18\x02 \x01(\x0b\x32\x13.hlo.xla.ShapeProto\x12\"\n\x1atile_assignment_dimensions\x18\x03 \x03(\x03\x12\x1f\n\x17tile_assignment_devices\x18\x04 \x03(\x03\x12,\n\x0ftuple_shardings\x18\x05 \x03(\x0b\x32\x13.hlo.xla.OpSharding\x12\"\n\x1areplicate_on_last_tile_dim\x18\x06 \x01(\x08\x12%\n\x08metadata\x18\x07 \x03(\x0b\x32\x13.hlo.xla.OpMetadata\x12\x30\n\x0elast_tile_dims\x18\x08 \x03(\x0e\x32\x18.hlo.xla.OpSharding.Type\x12\x19\n\x11iota_reshape_dims\x18\t \x03(\x03\x12\x1b\n\x13iota_transpose_perm\x18\n \x03(\x05\x12\x16\n\x0eis_shard_group\x18\x0b \x01(\x08\x12\x16\n\x0eshard_group_id\x18\x0c \x01(\x03\x12<\n\x10shard_group_type\x18\r \x01(\x0e\x32\".hlo.xla.OpSharding.ShardGroupType\"a\n\x04Type\x12\x0e\n\nREPLICATED\x10\x00\x12\x0b\n\x07MAXIMAL\x10\x01\x12\t\n\x05TUPLE\x10\x02\x12\t\n\x05OTHER\x10\x03\x12\n\n\x06MANUAL\x10\x04\x12\x0b\n\x07UNKNOWN\x10\x05\x12\r\n\tUNREDUCED\x10\x06\"\"\n\x0eShardGroupType\x12\x06\n\x02\x41S\x10\x00\x12\x08\n\x04LIKE\x10\x01\"#\n\x0cReplicaGroup\x12\x13\n\x0breplica_ids\x18\x01 \x03(\x03\"\x8e\x01\n\x19IotaReplicaGroupListProto\x12\x1a\n\x12num_replica_groups\x18\x01 \x01(\x03\x12\x1d\n\x15num_devices_per_group\x18\x02 \x01(\x03\x12\x19\n\x11iota_reshape_dims\x18\x03 \x03(\x03\x12\x1b\n\x13iota_transpose_perm\x18\x04 \x03(\x05\"\x8f\x01\n\x19\x43ollectiveDeviceListProto\x12-\n\x0ereplica_groups\x18\x01 \x03(\x0b\x32\x15.hlo.xla.ReplicaGroup\x12\x43\n\x17iota_replica_group_list\x18\x02 \x01(\x0b\x32\".hlo.xla.IotaReplicaGroupListProto\".\n\x0cSourceTarget\x12\x0e\n\x06source\x18\x01 \x01(\x03\x12\x0e\n\x06target\x18\x02 \x01(\x03\"\xd8\x01\n\x0eResultAccuracy\x12,\n\x04mode\x18\x01 \x01(\x0e\x32\x1c.hlo.xla.ResultAccuracy.ModeH\x00\x12\x36\n\ttolerance\x18\x02 \x01(\x0b\x32!.hlo.xla.ResultAccuracy.ToleranceH\x00\x1a\x35\n\tTolerance\x12\x0c\n\x04\x61tol\x18\x01 \x01(\x01\x12\x0c\n\x04rtol\x18\x02 \x01(\x01\x12\x0c\n\x04ulps\x18\x03 \x01(\x03\" \n\x04Mode\x12\x0b\n\x07\x44\x45\x46\x41ULT\x10\x00\x12\x0b\n\x07HIGHEST\x10\x01\x42\x07\n\x05specs\"\xcc\x04\n\x0fPrecisionConfig\x12=\n\x11operand_precision\x18\x01 \x03(\x0e\x32\".hlo.xla.PrecisionConfig.Precision\x12\x35\n\talgorithm\x18\x02 \x01(\x0e\x32\".hlo.xla.PrecisionConfig.Algorithm\"/\n\tPrecision\x12\x0b\n\x07\x44\x45\x46\x41ULT\x10\x00\x12\x08\n\x04HIGH\x10\x01\x12\x0b\n\x07HIGHEST\x10\x02\"\x91\x03\n\tAlgorithm\x12\r\n\tALG_UNSET\x10\x00\x12\x1d\n\x19\x41LG_DOT_ANY_F8_ANY_F8_F32\x10\x01\x12(\n$ALG_DOT_ANY_F8_ANY_F8_F32_FAST_ACCUM\x10\x02\x12\x17\n\x13\x41LG_DOT_F16_F16_F16\x10\x03\x12\x17\n\x13\x41LG_DOT_F16_F16_F32\x10\x04\x12\x1a\n\x16\x41LG_DOT_BF16_BF16_BF16\x10\x05\x12\x19\n\x15\x41LG_DOT_BF16_BF16_F32\x10\x06\x12\x1c\n\x18\x41LG_DOT_BF16_BF16_F32_X3\x10\x07\x12\x1c\n\x18\x41LG_DOT_BF16_BF16_F32_X6\x10\x08\x12\x19\n\x15\x41LG_DOT_TF32_TF32_F32\x10\t\x12\x1c\n\x18\x41LG_DOT_TF32_TF32_F32_X3\x10\n\x12\x17\n\x13\x41LG_DOT_F32_F32_F32\x10\x0b\x12\x17\n\x13\x41LG_DOT_F64_F64_F64\x10\x0c\x12\x1c\n\x18\x41LG_DOT_BF16_BF16_F32_X9\x10\r\":\n\x14ParameterReplication\x12\"\n\x1areplicated_at_leaf_buffers\x18\x01 \x03(\x08\"g\n\x15OutputOperandAliasing\x12\x1a\n\x12output_shape_index\x18\x01 \x03(\x03\x12\x15\n\roperand_index\x18\x02 \x01(\x03\x12\x1b\n\x13operand_shape_index\x18\x03 \x03(\x03\"C\n\x12OriginalArrayProto\x12\x18\n\x10instruction_name\x18\x01 \x01(\t\x12\x13\n\x0bshape_index\x18\x02 \x03(\x03\"e\n\x19OriginalValueElementProto\x12\x13\n\x0bshape_index\x18\x01 \x03(\x03\x12\x33\n\x0eoriginal_array\x18\x02 \x01(\x0b\x32\x1b.hlo.xla.OriginalArrayProto\"e\n\x12OriginalValueProto\x12\x34\n\x08\x65lements\x18\x01 \x03(\x0b\x32\".hlo.xla.OriginalValueElementProto\x12\x19\n\x11is_synthetic_call\x18\x02 \x01(\x08*\x98\x03\n\rPrimitiveType\x12\x1a\n\x16PRIMITIVE_TYPE_INVALID\x10\x00\x12\x08\n\x04PRED\x10\x01\x12\x06\n\x02S1\x10\x1e\x12\x06\n\x02S2\x10\x1a\x12\x06\n\x02S4\x10\x15\x12\x06\n\x02S8\x10\x02\x12\x07\n\x03S16\x10\x03\x12\x07\n\x03S32\x10\x04\x12\x07\n\x03S64\x10\x05\x12\x06\n\x02U1\x10\x1f\x12\x06\n\x02U2\x10\x1b\x12\x06\n\x02U4\x10\x16\x12\x06\n\x02U8\x10\x06\x12\x07\n\x03U16\x10\x07\x12\x07\n\x03U32\x10\x08\x12\x07\n\x03U64\x10\t\x12\x07\n\x03\x46\x31\x36\x10\n\x12\x07\n\x03\x46\x33\x32\x10\x0b\x12\x08\n\x04\x42\x46\x31\x36\x10\x10\x12\x07\n\x03\x46\x36\x34\x10\x0c\x12\n\n\x06\x46\x38\x45\x35M2\x10\x13\x12\n\n\x06\x46\x38\x45\x34M3\x10\x1c\x12\x0c\n\x08\x46\x38\x45\x34M3FN\x10\x14\x12\x11\n\rF8E4M3B11FNUZ\x10\x17\x12\n\n\x06\x46\x38\x45\x33M4\x10\x1d\x12\x0e\n\nF8E5M2FNUZ\x10\x18\x12\x0e\n\nF8E4M3FNUZ\x10\x19\x12\x0c\n\x08\x46\x34\x45\x32M1FN\x10 \x12\r\n\tF8E8M0FNU\x10!\x12\x07\n\x03\x43\x36\x34\x10\x0f\x12\x08\n\x04\x43\x31\x32\x38\x10\x12\x12\t\n\x05TUPLE\x10\r\x12\x0f\n\x0bOPAQUE_TYPE\x10\x0e\x12\t\n\x05TOKEN\x10\x11\x12\n\n\x06\x42UFFER\x10\"*^\n\x0c\x44imLevelType\x12\r\n\tDIM_DENSE\x10\x00\x12\x12\n\x0e\x44IM_COMPRESSED\x10\x01\x12\x11\n\rDIM_SINGLETON\x10\x02\x12\x18\n\x14\x44IM_LOOSE_COMPRESSED\x10\x03*=\n\x0bProfileType\x12\x0b\n\x07INVALID\x10\x00\x12\n\n\x06WINDOW\x10\x01\x12\x08\n\x04\x46LAG\x10\x02\x12\x0b\n\x07INTEGER\x10\x03*G\n\x0bPaddingType\x12\x13\n\x0fPADDING_INVALID\x10\x00\x12\x11\n\rPADDING_VALID\x10\x01\x12\x10\n\x0cPADDING_SAME\x10\x02*1\n\x07\x46\x66tType\x12\x07\n\x03\x46\x46T\x10\x00\x12\x08\n\x04IFFT\x10\x01\x12\x08\n\x04RFFT\x10\x02\x12\t\n\x05IRFFT\x10\x03*F\n\x12RandomDistribution\x12\x0f\n\x0bRNG_INVALID\x10\x00\x12\x0f\n\x0bRNG_UNIFORM\x10\x01\x12\x0e\n\nRNG_NORMAL\x10\x02*E\n\x0fRandomAlgorithm\x12\x0f\n\x0bRNG_DEFAULT\x10\x00\x12\x11\n\rRNG_THREE_FRY\x10\x01\x12\x0e\n\nRNG_PHILOX\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
-_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, "hlo.proto.xla_data_pb2", _globals)
+_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'hlo.proto.xla_data_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-    DESCRIPTOR._loaded_options = None
-    _globals["_FRONTENDATTRIBUTES_MAPENTRY"]._loaded_options = None
-    _globals["_FRONTENDATTRIBUTES_MAPENTRY"]._serialized_options = b"8\001"
-    _globals["_PRIMITIVETYPE"]._serialized_start = 6389
-    _globals["_PRIMITIVETYPE"]._serialized_end = 6797
-    _globals["_DIMLEVELTYPE"]._serialized_start = 6799
-    _globals["_DIMLEVELTYPE"]._serialized_end = 6893
-    _globals["_PROFILETYPE"]._serialized_start = 6895
-    _globals["_PROFILETYPE"]._serialized_end = 6956
-    _globals["_PADDINGTYPE"]._serialized_start = 6958
-    _globals["_PADDINGTYPE"]._serialized_end = 7029
-    _globals["_FFTTYPE"]._serialized_start = 7031
-    _globals["_FFTTYPE"]._serialized_end = 7080
-    _globals["_RANDOMDISTRIBUTION"]._serialized_start = 7082
-    _globals["_RANDOMDISTRIBUTION"]._serialized_end = 7152
-    _globals["_RANDOMALGORITHM"]._serialized_start = 7154
-    _globals["_RANDOMALGORITHM"]._serialized_end = 7223
-    _globals["_PADDINGCONFIG"]._serialized_start = 38
-    _globals["_PADDINGCONFIG"]._serialized_end = 225
-    _globals["_PADDINGCONFIG_PADDINGCONFIGDIMENSION"]._serialized_start = 122
-    _globals["_PADDINGCONFIG_PADDINGCONFIGDIMENSION"]._serialized_end = 225
-    _globals["_TILEPROTO"]._serialized_start = 227
-    _globals["_TILEPROTO"]._serialized_end = 258
-    _globals["_SPLITCONFIGPROTO"]._serialized_start = 260
-    _globals["_SPLITCONFIGPROTO"]._serialized_end = 320
-    _globals["_LAYOUTPROTO"]._serialized_start = 323
-    _globals["_LAYOUTPROTO"]._serialized_end = 830
-    _globals["_SHAPEPROTO"]._serialized_start = 833
-    _globals["_SHAPEPROTO"]._serialized_end = 1022
-    _globals["_PROGRAMSHAPEPROTO"]._serialized_start = 1024
-    _globals["_PROGRAMSHAPEPROTO"]._serialized_end = 1146
-    _globals["_OPMETADATA"]._serialized_start = 1149
-    _globals["_OPMETADATA"]._serialized_end = 1518
-    _globals["_DEVICEASSIGNMENTPROTO"]._serialized_start = 1521
-    _globals["_DEVICEASSIGNMENTPROTO"]._serialized_end = 1722
-    _globals["_DEVICEASSIGNMENTPROTO_COMPUTATIONDEVICE"]._serialized_start = 1675
-    _globals["_DEVICEASSIGNMENTPROTO_COMPUTATIONDEVICE"]._serialized_end = 1722
-    _globals["_LITERALPROTO"]._serialized_start = 1725
-    _globals["_LITERALPROTO"]._serialized_end = 2310
-    _globals["_WINDOWDIMENSION"]._serialized_start = 2313
-    _globals["_WINDOWDIMENSION"]._serialized_end = 2476
-    _globals["_WINDOW"]._serialized_start = 2478
-    _globals["_WINDOW"]._serialized_end = 2532
-    _globals["_GATHERDIMENSIONNUMBERS"]._serialized_start = 2535
-    _globals["_GATHERDIMENSIONNUMBERS"]._serialized_end = 2729
-    _globals["_SCATTERDIMENSIONNUMBERS"]._serialized_start = 2732
-    _globals["_SCATTERDIMENSIONNUMBERS"]._serialized_end = 2947
-    _globals["_CONVOLUTIONDIMENSIONNUMBERS"]._serialized_start = 2950
-    _globals["_CONVOLUTIONDIMENSIONNUMBERS"]._serialized_end = 3294
-    _globals["_DOTDIMENSIONNUMBERS"]._serialized_start = 3297
-    _globals["_DOTDIMENSIONNUMBERS"]._serialized_end = 3450
-    _globals["_RAGGEDDOTDIMENSIONNUMBERS"]._serialized_start = 3453
-    _globals["_RAGGEDDOTDIMENSIONNUMBERS"]._serialized_end = 3602
-    _globals["_TRIANGULARSOLVEOPTIONS"]._serialized_start = 3605
-    _globals["_TRIANGULARSOLVEOPTIONS"]._serialized_end = 3832
-    _globals["_TRIANGULARSOLVEOPTIONS_TRANSPOSE"]._serialized_start = 3752
-    _globals["_TRIANGULARSOLVEOPTIONS_TRANSPOSE"]._serialized_end = 3832
-    _globals["_CHOLESKYOPTIONS"]._serialized_start = 3834
-    _globals["_CHOLESKYOPTIONS"]._serialized_end = 3866
-    _globals["_FRONTENDATTRIBUTES"]._serialized_start = 3868
-    _globals["_FRONTENDATTRIBUTES"]._serialized_end = 3983
-    _globals["_FRONTENDATTRIBUTES_MAPENTRY"]._serialized_start = 3941
-    _globals["_FRONTENDATTRIBUTES_MAPENTRY"]._serialized_end = 3983
-    _globals["_STATISTIC"]._serialized_start = 3985
-    _globals["_STATISTIC"]._serialized_end = 4033
-    _globals["_STATISTICSVIZ"]._serialized_start = 4035
-    _globals["_STATISTICSVIZ"]._serialized_end = 4123
-    _globals["_OPSHARDING"]._serialized_start = 4126
-    _globals["_OPSHARDING"]._serialized_end = 4760
-    _globals["_OPSHARDING_TYPE"]._serialized_start = 4627
-    _globals["_OPSHARDING_TYPE"]._serialized_end = 4724
-    _globals["_OPSHARDING_SHARDGROUPTYPE"]._serialized_start = 4726
-    _globals["_OPSHARDING_SHARDGROUPTYPE"]._serialized_end = 4760
-    _globals["_REPLICAGROUP"]._serialized_start = 4762
-    _globals["_REPLICAGROUP"]._serialized_end = 4797
-    _globals["_IOTAREPLICAGROUPLISTPROTO"]._serialized_start = 4800
-    _globals["_IOTAREPLICAGROUPLISTPROTO"]._serialized_end = 4942
-    _globals["_COLLECTIVEDEVICELISTPROTO"]._serialized_start = 4945
-    _globals["_COLLECTIVEDEVICELISTPROTO"]._serialized_end = 5088
-    _globals["_SOURCETARGET"]._serialized_start = 5090
-    _globals["_SOURCETARGET"]._serialized_end = 5136
-    _globals["_RESULTACCURACY"]._serialized_start = 5139
-    _globals["_RESULTACCURACY"]._serialized_end = 5355
-    _globals["_RESULTACCURACY_TOLERANCE"]._serialized_start = 5259
-    _globals["_RESULTACCURACY_TOLERANCE"]._serialized_end = 5312
-    _globals["_RESULTACCURACY_MODE"]._serialized_start = 5314
-    _globals["_RESULTACCURACY_MODE"]._serialized_end = 5346
-    _globals["_PRECISIONCONFIG"]._serialized_start = 5358
-    _globals["_PRECISIONCONFIG"]._serialized_end = 5946
-    _globals["_PRECISIONCONFIG_PRECISION"]._serialized_start = 5495
-    _globals["_PRECISIONCONFIG_PRECISION"]._serialized_end = 5542
-    _globals["_PRECISIONCONFIG_ALGORITHM"]._serialized_start = 5545
-    _globals["_PRECISIONCONFIG_ALGORITHM"]._serialized_end = 5946
-    _globals["_PARAMETERREPLICATION"]._serialized_start = 5948
-    _globals["_PARAMETERREPLICATION"]._serialized_end = 6006
-    _globals["_OUTPUTOPERANDALIASING"]._serialized_start = 6008
-    _globals["_OUTPUTOPERANDALIASING"]._serialized_end = 6111
-    _globals["_ORIGINALARRAYPROTO"]._serialized_start = 6113
-    _globals["_ORIGINALARRAYPROTO"]._serialized_end = 6180
-    _globals["_ORIGINALVALUEELEMENTPROTO"]._serialized_start = 6182
-    _globals["_ORIGINALVALUEELEMENTPROTO"]._serialized_end = 6283
-    _globals["_ORIGINALVALUEPROTO"]._serialized_start = 6285
-    _globals["_ORIGINALVALUEPROTO"]._serialized_end = 6386
+  DESCRIPTOR._loaded_options = None
+  _globals['_FRONTENDATTRIBUTES_MAPENTRY']._loaded_options = None
+  _globals['_FRONTENDATTRIBUTES_MAPENTRY']._serialized_options = b'8\001'
+  _globals['_PRIMITIVETYPE']._serialized_start=6389
+  _globals['_PRIMITIVETYPE']._serialized_end=6797
+  _globals['_DIMLEVELTYPE']._serialized_start=6799
+  _globals['_DIMLEVELTYPE']._serialized_end=6893
+  _globals['_PROFILETYPE']._serialized_start=6895
+  _globals['_PROFILETYPE']._serialized_end=6956
+  _globals['_PADDINGTYPE']._serialized_start=6958
+  _globals['_PADDINGTYPE']._serialized_end=7029
+  _globals['_FFTTYPE']._serialized_start=7031
+  _globals['_FFTTYPE']._serialized_end=7080
+  _globals['_RANDOMDISTRIBUTION']._serialized_start=7082
+  _globals['_RANDOMDISTRIBUTION']._serialized_end=7152
+  _globals['_RANDOMALGORITHM']._serialized_start=7154
+  _globals['_RANDOMALGORITHM']._serialized_end=7223
+  _globals['_PADDINGCONFIG']._serialized_start=38
+  _globals['_PADDINGCONFIG']._serialized_end=225
+  _globals['_PADDINGCONFIG_PADDINGCONFIGDIMENSION']._serialized_start=122
+  _globals['_PADDINGCONFIG_PADDINGCONFIGDIMENSION']._serialized_end=225
+  _globals['_TILEPROTO']._serialized_start=227
+  _globals['_TILEPROTO']._serialized_end=258
+  _globals['_SPLITCONFIGPROTO']._serialized_start=260
+  _globals['_SPLITCONFIGPROTO']._serialized_end=320
+  _globals['_LAYOUTPROTO']._serialized_start=323
+  _globals['_LAYOUTPROTO']._serialized_end=830
+  _globals['_SHAPEPROTO']._serialized_start=833
+  _globals['_SHAPEPROTO']._serialized_end=1022
+  _globals['_PROGRAMSHAPEPROTO']._serialized_start=1024
+  _globals['_PROGRAMSHAPEPROTO']._serialized_end=1146
+  _globals['_OPMETADATA']._serialized_start=1149
+  _globals['_OPMETADATA']._serialized_end=1518
+  _globals['_DEVICEASSIGNMENTPROTO']._serialized_start=1521
+  _globals['_DEVICEASSIGNMENTPROTO']._serialized_end=1722
+  _globals['_DEVICEASSIGNMENTPROTO_COMPUTATIONDEVICE']._serialized_start=1675
+  _globals['_DEVICEASSIGNMENTPROTO_COMPUTATIONDEVICE']._serialized_end=1722
+  _globals['_LITERALPROTO']._serialized_start=1725
+  _globals['_LITERALPROTO']._serialized_end=2310
+  _globals['_WINDOWDIMENSION']._serialized_start=2313
+  _globals['_WINDOWDIMENSION']._serialized_end=2476
+  _globals['_WINDOW']._serialized_start=2478
+  _globals['_WINDOW']._serialized_end=2532
+  _globals['_GATHERDIMENSIONNUMBERS']._serialized_start=2535
+  _globals['_GATHERDIMENSIONNUMBERS']._serialized_end=2729
+  _globals['_SCATTERDIMENSIONNUMBERS']._serialized_start=2732
+  _globals['_SCATTERDIMENSIONNUMBERS']._serialized_end=2947
+  _globals['_CONVOLUTIONDIMENSIONNUMBERS']._serialized_start=2950
+  _globals['_CONVOLUTIONDIMENSIONNUMBERS']._serialized_end=3294
+  _globals['_DOTDIMENSIONNUMBERS']._serialized_start=3297
+  _globals['_DOTDIMENSIONNUMBERS']._serialized_end=3450
+  _globals['_RAGGEDDOTDIMENSIONNUMBERS']._serialized_start=3453
+  _globals['_RAGGEDDOTDIMENSIONNUMBERS']._serialized_end=3602
+  _globals['_TRIANGULARSOLVEOPTIONS']._serialized_start=3605
+  _globals['_TRIANGULARSOLVEOPTIONS']._serialized_end=3832
+  _globals['_TRIANGULARSOLVEOPTIONS_TRANSPOSE']._serialized_start=3752
+  _globals['_TRIANGULARSOLVEOPTIONS_TRANSPOSE']._serialized_end=3832
+  _globals['_CHOLESKYOPTIONS']._serialized_start=3834
+  _globals['_CHOLESKYOPTIONS']._serialized_end=3866
+  _globals['_FRONTENDATTRIBUTES']._serialized_start=3868
+  _globals['_FRONTENDATTRIBUTES']._serialized_end=3983
+  _globals['_FRONTENDATTRIBUTES_MAPENTRY']._serialized_start=3941
+  _globals['_FRONTENDATTRIBUTES_MAPENTRY']._serialized_end=3983
+  _globals['_STATISTIC']._serialized_start=3985
+  _globals['_STATISTIC']._serialized_end=4033
+  _globals['_STATISTICSVIZ']._serialized_start=4035
+  _globals['_STATISTICSVIZ']._serialized_end=4123
+  _globals['_OPSHARDING']._serialized_start=4126
+  _globals['_OPSHARDING']._serialized_end=4760
+  _globals['_OPSHARDING_TYPE']._serialized_start=4627
+  _globals['_OPSHARDING_TYPE']._serialized_end=4724
+  _globals['_OPSHARDING_SHARDGROUPTYPE']._serialized_start=4726
+  _globals['_OPSHARDING_SHARDGROUPTYPE']._serialized_end=4760
+  _globals['_REPLICAGROUP']._serialized_start=4762
+  _globals['_REPLICAGROUP']._serialized_end=4797
+  _globals['_IOTAREPLICAGROUPLISTPROTO']._serialized_start=4800
+  _globals['_IOTAREPLICAGROUPLISTPROTO']._serialized_end=4942
+  _globals['_COLLECTIVEDEVICELISTPROTO']._serialized_start=4945
+  _globals['_COLLECTIVEDEVICELISTPROTO']._serialized_end=5088
+  _globals['_SOURCETARGET']._serialized_start=5090
+  _globals['_SOURCETARGET']._serialized_end=5136
+  _globals['_RESULTACCURACY']._serialized_start=5139
+  _globals['_RESULTACCURACY']._serialized_end=5355
+  _globals['_RESULTACCURACY_TOLERANCE']._serialized_start=5259
+  _globals['_RESULTACCURACY_TOLERANCE']._serialized_end=5312
+  _globals['_RESULTACCURACY_MODE']._serialized_start=5314
+  _globals['_RESULTACCURACY_MODE']._serialized_end=5346
+  _globals['_PRECISIONCONFIG']._serialized_start=5358
+  _globals['_PRECISIONCONFIG']._serialized_end=5946
+  _globals['_PRECISIONCONFIG_PRECISION']._serialized_start=5495
+  _globals['_PRECISIONCONFIG_PRECISION']._serialized_end=5542
+  _globals['_PRECISIONCONFIG_ALGORITHM']._serialized_start=5545
+  _globals['_PRECISIONCONFIG_ALGORITHM']._serialized_end=5946
+  _globals['_PARAMETERREPLICATION']._serialized_start=5948
+  _globals['_PARAMETERREPLICATION']._serialized_end=6006
+  _globals['_OUTPUTOPERANDALIASING']._serialized_start=6008
+  _globals['_OUTPUTOPERANDALIASING']._serialized_end=6111
+  _globals['_ORIGINALARRAYPROTO']._serialized_start=6113
+  _globals['_ORIGINALARRAYPROTO']._serialized_end=6180
+  _globals['_ORIGINALVALUEELEMENTPROTO']._serialized_start=6182
+  _globals['_ORIGINALVALUEELEMENTPROTO']._serialized_end=6283
+  _globals['_ORIGINALVALUEPROTO']._serialized_start=6285
+  _globals['_ORIGINALVALUEPROTO']._serialized_end=6386
 # @@protoc_insertion_point(module_scope)

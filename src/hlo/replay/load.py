@@ -85,6 +85,16 @@ def load(path: str | Path) -> Loaded:
 def _from_decoded(d: Decoded, name: str) -> Loaded:
     module = module_from_proto(d.module, name)
     fmt = f"{d.kind} ({d.encoding})"
+    if d.kind == "HloUnoptimizedSnapshot":
+        partitions = d.message.partitions
+        if len(partitions) != 1:
+            raise HloError(f"{name}: partitions: {len(partitions)} partitions; replaying takes one")
+        args = tuple(
+            value_from_literal(literal_from_proto(a, f"{name}: partitions[0].arguments[{k}]"))
+            for k, a in enumerate(partitions[0].arguments)
+        )
+        check_arguments(module, args, name)
+        return Loaded(module, name, fmt, args, None, "", d)
     if d.kind != "HloSnapshot":
         return Loaded(module, name, fmt, decoded=d)
     snap = d.message
