@@ -105,3 +105,30 @@ def test_dumped_hlo_proto_prints_as_xla_dumped_text(program, stage):
     assert loaded.format == "HloProto (binary)"
     want = (PROTO / f"{program}.{stage}.txt").read_text()
     assert normalized(jaxlib_0_10_text(loaded.module.to_text("default"))) == normalized(want)
+
+
+def test_complex_literals_keep_infinities():
+    """LiteralProto stores c64 as interleaved (real, imaginary) floats (xla_data.proto)."""
+    from hlo.proto import xla_data_pb2
+    from hlo.proto.literals import literal_from_proto
+
+    p = xla_data_pb2.LiteralProto()
+    p.shape.element_type = xla_data_pb2.C64
+    p.shape.dimensions.append(2)
+    p.c64s.extend([1.0, 2.0, float("-inf"), float("nan")])
+    value = literal_from_proto(p).value
+    assert value[0] == 1 + 2j
+    assert value[1].real == float("-inf") and value[1].imag != value[1].imag
+
+
+def test_literals_in_a_non_default_layout_are_stored_in_layout_order():
+    """Values follow the layout's minor-to-major order: {0,1} lists a 2x3 array column by column."""
+    from hlo.proto import xla_data_pb2
+    from hlo.proto.literals import literal_from_proto
+
+    p = xla_data_pb2.LiteralProto()
+    p.shape.element_type = xla_data_pb2.S32
+    p.shape.dimensions.extend([2, 3])
+    p.shape.layout.minor_to_major.extend([0, 1])
+    p.s32s.extend([1, 4, 2, 5, 3, 6])
+    assert literal_from_proto(p).value.tolist() == [[1, 2, 3], [4, 5, 6]]

@@ -133,12 +133,17 @@ def test_fmt_converts_text_to_proto_and_back(to, tmp_path, capsys):
     assert hlo.load(out).module == hlo.load(source).module.replace(config=hlo.load(out).module.config)
 
 
-@pytest.mark.parametrize("path", sorted((GOLDEN / "dumps").glob("*.hlo")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted((GOLDEN / "dumps").glob("*.hlo")) + sorted((GOLDEN / "sharded").glob("*.hlo")),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
 def test_text_to_proto_to_text(path):
-    """IR -> HloModuleProto -> IR keeps every module of the golden corpus (but the module config,
-    which HloModuleProto does not hold)."""
+    """IR -> HloModuleProto -> IR keeps every module of the golden corpora, sharded ones too (but
+    the module config, which HloModuleProto does not hold; the partition count travels in a device
+    assignment)."""
     module = hlo.parse_module(path.read_text(), path.name)
     back = load_bytes(module_to_proto(module).SerializeToString(), path.name).module
+    assert back.config.num_partitions == module.config.num_partitions
     assert back.replace(config=module.config) == module
 
 

@@ -78,9 +78,10 @@ def array_from_proto(p: Any, shape: Shape, where: str) -> np.ndarray:
     if t in _REPEATED:
         base = {P.C64: np.float32, P.C128: np.float64}.get(t, dtype)
         flat = np.asarray(list(data) if t is P.PRED else data, dtype=base)
-        if t.is_complex:
-            flat = flat[0::2] + 1j * flat[1::2] if len(flat) % 2 == 0 else flat
-            flat = flat.astype(dtype)
+        if t.is_complex and len(flat) % 2 == 0:
+            pairs = flat
+            flat = np.empty(len(pairs) // 2, dtype=dtype)
+            flat.real, flat.imag = pairs[0::2], pairs[1::2]  # not re + 1j*im: 1j*inf gives a NaN real part
     else:
         raw = bytes(data)
         width = dtype.itemsize

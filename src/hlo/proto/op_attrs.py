@@ -114,6 +114,11 @@ def _dim_labels(p: Any, ctx: Context) -> str | None:
 
     def labels(first: int, second: int, spatial: Any, a: str, b: str) -> str:
         out = ["?"] * (2 + len(spatial))
+        if not (0 <= first < len(out) and 0 <= second < len(out)):
+            raise HloError(
+                f"{ctx.where}: convolution_dimension_numbers: dimension {max(first, second)} "
+                f"out of range for {len(out)} dimensions"
+            )
         out[first], out[second] = a, b
         for k, s in enumerate(spatial):
             out[s] = str(k)
@@ -241,9 +246,9 @@ CONVERTERS: dict[str, Callable[[Any, Context], str | None]] = {
     "channel_id": _int("channel_id"),
     "replica_groups": _replica_groups,
     "constrain_layout": lambda p, ctx: "true" if p.constrain_layout and p.opcode != "custom-call" else None,
-    "dimensions": lambda p, ctx: None
-    if not p.dimensions and p.opcode in ("all-to-all", "ragged-all-to-all")
-    else ints(p.dimensions),
+    "dimensions": lambda p, ctx: (
+        None if not p.dimensions and p.opcode in ("all-to-all", "ragged-all-to-all") else ints(p.dimensions)
+    ),
     "use_global_device_ids": _bool("use_global_device_ids"),
     "to_apply": _to_apply,
     "calls": lambda p, ctx: _called(p, ctx, 0),

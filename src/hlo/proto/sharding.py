@@ -40,3 +40,44 @@ def _inner(p: Any) -> str:
     if p.last_tile_dims:
         text += " last_tile_dims={" + ", ".join(_SUBGROUP[t] for t in p.last_tile_dims) + "}"
     return text
+
+
+_TYPES = {"replicated": 0, "maximal": 1, "manual": 4, "unknown": 5, "unreduced": 6}
+_SUBGROUP_NUMBERS = {"replicated": 0, "maximal": 1, "manual": 4, "unreduced": 6}
+
+
+def sharding_to_proto(sharding: Any, p: Any) -> None:
+    """Fill OpSharding `p` from an hlo.ir.sharding value (HloSharding::ToProto)."""
+    from ..errors import HloError
+    from ..ir.sharding import HloSharding, TupleSharding
+
+    if isinstance(sharding, TupleSharding):
+        p.type = 2
+        for e in sharding.elements:
+            sharding_to_proto(e, p.tuple_shardings.add())
+        return
+    if not isinstance(sharding, HloSharding):
+        raise HloError(f"writing a {type(sharding).__name__} as an OpSharding is not supported yet")
+    kind = sharding.kind.value
+    if sharding.shard_group is not None:
+        p.is_shard_group = True
+        p.shard_group_id = sharding.shard_group.group_id
+        p.shard_group_type = 0 if sharding.shard_group.shard_as else 1
+    if kind == "maximal":
+        p.type = 1
+        p.tile_assignment_devices.append(sharding.device)
+        return
+    if kind in _TYPES:
+        p.type = _TYPES[kind]
+        return
+    p.type = 3  # OTHER: tiled
+    ta = sharding.tile_assignment
+    assert ta is not None  # a tiled sharding has one
+    p.tile_assignment_dimensions.extend(ta.dims)
+    if ta.iota is not None:
+        p.iota_reshape_dims.extend(ta.iota.reshape_dims)
+        p.iota_transpose_perm.extend(ta.iota.transpose_perm)
+    else:
+        p.tile_assignment_devices.extend(ta.devices)
+    p.replicate_on_last_tile_dim = sharding.replicate_on_last_tile_dim
+    p.last_tile_dims.extend(_SUBGROUP_NUMBERS[t.value] for t in sharding.subgroup_types)

@@ -22,6 +22,7 @@ from . import hlo_pb2, xla_data_pb2
 from .literals import literal_to_proto
 from .metadata import metadata_to_proto
 from .shapes import shape_to_proto
+from .sharding import sharding_to_proto
 
 
 def module_to_proto_bytes(loaded: Any, as_text: bool) -> bytes | str:
@@ -123,6 +124,40 @@ def _aliasing(p: Any, v: Any) -> None:
         x.operand_shape_index.extend(a.operand_index)
 
 
+def _slice_sizes(p: Any, v: Any) -> None:
+    if p.opcode != "gather":
+        raise HloError(f"writing slice_sizes of {p.opcode} as a proto is not supported yet")
+    p.gather_slice_sizes.extend(v)
+
+
+def _lower(p: Any, v: bool) -> None:
+    if p.opcode == "cholesky":
+        p.cholesky_options.lower = v
+    else:
+        p.triangular_solve_options.lower = v
+
+
+def _replica_groups(p: Any, v: Any) -> None:
+    from ..ir.replica_groups import ExplicitReplicaGroups, IotaReplicaGroups
+
+    if isinstance(v, IotaReplicaGroups):
+        g = p.collective_device_list.iota_replica_group_list
+        g.num_replica_groups, g.num_devices_per_group = v.num_groups, v.group_size
+        g.iota_reshape_dims.extend(v.reshape_dims)
+        g.iota_transpose_perm.extend(v.transpose_perm)
+    elif isinstance(v, ExplicitReplicaGroups):
+        for group in v.groups():
+            p.replica_groups.add().replica_ids.extend(group)
+    else:
+        raise HloError(f"writing {type(v).__name__} replica groups as a proto is not supported yet")
+
+
+def _pairs(p: Any, v: Any) -> None:
+    for source, target in v:
+        pair = p.source_target_pairs.add()
+        pair.source, pair.target = source, target
+
+
 CALLS = {
     "to_apply",
     "calls",
@@ -167,13 +202,35 @@ WRITERS: dict[str, Callable[[Any, Any], None]] = {
     "mantissa_bits": _set("mantissa_bits"),
     "indices_are_sorted": _set("indices_are_sorted"),
     "unique_indices": _set("unique_indices"),
-    "slice_sizes": lambda p, v: p.gather_slice_sizes.extend(v),
+    "slice_sizes": _slice_sizes,
     "k": _set("k"),
     "largest": _set("largest"),
     "channel_id": _set("channel_id"),
     "use_global_device_ids": _set("use_global_device_ids"),
     "is_composite": _set("is_composite"),
     "operand_layout_constraints": _layout_constraints,
+    "replica_groups": _replica_groups,
+    "async_execution_thread": _set("async_execution_thread"),
+    "is_host_transfer": _set("is_host_transfer"),
+    "left_side": lambda p, v: setattr(p.triangular_solve_options, "left_side", v),
+    "lower": _lower,
+    "unit_diagonal": lambda p, v: setattr(p.triangular_solve_options, "unit_diagonal", v),
+    "transpose_a": lambda p, v: setattr(
+        p.triangular_solve_options,
+        "transpose_a",
+        xla_data_pb2.TriangularSolveOptions.Transpose.Value(v.value),
+    ),
+    "epsilon": _set("epsilon"),
+    "feature_index": _set("feature_index"),
+    "delta": _set("delta"),
+    "infeed_config": lambda p, v: setattr(p, "infeed_config", v.encode("utf-8", errors="surrogateescape")),
+    "outfeed_config": lambda p, v: setattr(p, "outfeed_config", v.encode("utf-8", errors="surrogateescape")),
+    "outfeed_shape": lambda p, v: shape_to_proto(v, p.outfeed_shape),
+    "cross_program_prefetch_index": _set("cross_program_prefetch_index"),
+    "schedule": lambda p, v: setattr(p, "custom_call_schedule", hlo_pb2.CustomCallSchedule.Value(v.value)),
+    "padding_type": lambda p, v: setattr(p, "padding_type", xla_data_pb2.PaddingType.Value(v.value)),
+    "source_target_pairs": _pairs,
+    "constrain_layout": _set("constrain_layout"),
     "output_to_operand_aliasing": _aliasing,
     "distribution": lambda p, v: setattr(
         p, "distribution", {"rng_uniform": 1, "rng_normal": 2}.get(v.value, 0)
@@ -235,7 +292,36 @@ def module_to_proto(module: Module) -> Any:
         p.frontend_attributes.map[key] = value
     if module.stack_frames is not None:
         _stack_frames(module.stack_frames, p.stack_frame_index)
+    replicas, partitions = module.config.replica_count, module.config.num_partitions
+    if replicas > 1 or partitions > 1:
+        # The module config is not part of HloModuleProto; a device assignment carries the counts.
+        da = p.device_assignment
+        da.replica_count, da.computation_count = replicas, partitions
+        for part in range(partitions):
+            da.computation_devices.add().replica_device_ids.extend(
+                r * partitions + part for r in range(replicas)
+            )
     return p
+
+
+def _origin(v: Any, p: Any) -> None:
+    from ..ir.metadata import OriginalArray
+
+    if v.synthetic_call:
+        p.is_synthetic_call = True
+        return
+
+    def walk(tree: Any, index: tuple[int, ...]) -> None:
+        if isinstance(tree, tuple):
+            for k, t in enumerate(tree):
+                walk(t, (*index, k))
+        elif isinstance(tree, OriginalArray):
+            e = p.elements.add()
+            e.shape_index.extend(index)
+            e.original_array.instruction_name = tree.instruction_name
+            e.original_array.shape_index.extend(tree.shape_index)
+
+    walk(v.tree, ())
 
 
 def _stack_frames(s: Any, p: Any) -> None:
@@ -267,6 +353,8 @@ def _instruction(i: Instruction, p: Any, ids: dict[str, int], comp_ids: dict[str
         if name in CALLS or value is None:
             continue
         if name == "literal" and i.opcode is Opcode.CONSTANT:
+            if value.is_elided if hasattr(value, "is_elided") else False:
+                raise HloError(f"{where}: the constant's values are elided ({{...}}): nothing to write")
             literal_to_proto(value, p.literal)
             continue
         if name in ("parameter_number", "number") and i.opcode is Opcode.PARAMETER:
@@ -278,12 +366,34 @@ def _instruction(i: Instruction, p: Any, ids: dict[str, int], comp_ids: dict[str
             raise HloError(
                 f"{where}: writing attribute {name!r} of {i.opcode.text} as a proto is not supported yet"
             )
-        writer(p, value)
+        try:
+            writer(p, value)
+        except HloError as e:
+            raise HloError(f"{where}: {e}") from None
     if i.metadata is not None:
         metadata_to_proto(i.metadata, p.metadata)
     for key, value in i.frontend_attributes.items():
         p.frontend_attributes.map[key] = value
     if i.backend_config:
         p.backend_config = i.backend_config.encode("utf-8", errors="surrogateescape")
+    if i.parameter_replication is not None:
+        p.parameter_replication.replicated_at_leaf_buffers.extend(i.parameter_replication)
+    if i.statistics is not None:
+        p.statistics_viz.stat_index_to_visualize = i.statistics.visualizing_index
+        for stat_name, value in i.statistics.stats:
+            stat = p.statistics_viz.statistics.add()
+            stat.stat_name, stat.stat_val = stat_name, value
+    if i.result_accuracy is not None and i.result_accuracy.is_printed:
+        ra = i.result_accuracy
+        if ra.has_tolerance:
+            t = p.result_accuracy.tolerance
+            t.atol, t.rtol, t.ulps = ra.atol or 0.0, ra.rtol or 0.0, ra.ulps or 0
+        else:
+            p.result_accuracy.mode = 1
+    if i.original_value is not None:
+        _origin(i.original_value, p.original_value)
     if i.sharding is not None:
-        raise HloError(f"{where}: writing shardings as a proto is not supported yet")
+        try:
+            sharding_to_proto(i.sharding, p.sharding)
+        except HloError as e:
+            raise HloError(f"{where}: {e}") from None
