@@ -132,3 +132,38 @@ def test_literals_in_a_non_default_layout_are_stored_in_layout_order():
     p.shape.layout.minor_to_major.extend([0, 1])
     p.s32s.extend([1, 4, 2, 5, 3, 6])
     assert literal_from_proto(p).value.tolist() == [[1, 2, 3], [4, 5, 6]]
+
+
+def _mlp_module_proto():
+    from hlo.proto import hlo_pb2
+
+    p = hlo_pb2.HloProto()
+    p.ParseFromString((PROTO / "mlp.before.hlo.pb").read_bytes())
+    return p.hlo_module
+
+
+def test_errors_in_a_proto_name_the_file_computation_and_instruction(tmp_path, capsys):
+    from hlo.cli.main import main
+
+    m = _mlp_module_proto()
+    dot = next(i for c in m.computations for i in c.instructions if i.opcode == "dot")
+    dot.dot_dimension_numbers.lhs_contracting_dimensions[0] = 7
+    path = tmp_path / "bad.pb"
+    path.write_bytes(m.SerializeToString())
+    assert main(["check", str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert (
+        err
+        == f"{path}: %{dot.name}: dot: lhs_contracting_dims=[7] contains 7, not a dimension of lhs f32[3,4]{{1,0}}"
+    )
+    dot.opcode = "dott"
+    path.write_bytes(m.SerializeToString())
+    assert main(["fmt", str(path)]) == 1
+    assert (
+        capsys.readouterr().err.strip().endswith(f"instruction {dot.name!r}: opcode: unknown opcode 'dott'")
+    )
+    dot.opcode = "dot"
+    dot.operand_ids.append(999999)
+    path.write_bytes(m.SerializeToString())
+    assert main(["fmt", str(path)]) == 1
+    assert capsys.readouterr().err.strip().endswith("operand_ids: no instruction with id 999999")

@@ -34,8 +34,8 @@ def run(args: argparse.Namespace) -> int:
         errors = verify(module, all_errors=True)
         if not args.all:
             errors = errors[:1]
-        for problem in errors:
-            print(str(problem), file=sys.stderr)
+        for problem in errors:  # errors about a proto have no span: name the file
+            print(str(problem) if problem.span is not None else f"{name}: {problem}", file=sys.stderr)
         if errors:
             status = 1
             continue

@@ -53,5 +53,5 @@ def run(args: argparse.Namespace) -> int:
         print(data, end="")
     errors = verify(loaded.module, all_errors=False)
     for e in errors[:1]:
-        print(str(e), file=sys.stderr)
+        print(str(e) if e.span is not None else f"{loaded.name}: {e}", file=sys.stderr)
     return 1 if errors else 0

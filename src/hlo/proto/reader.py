@@ -30,9 +30,33 @@ def module_from_proto(p: Any, name: str) -> Module:
     """The Module an HloModuleProto describes; `name` (the file) prefixes errors."""
     text = module_text(p, name)
     try:
-        return parse_module(text, f"{name} (as HLO text)")
+        module = parse_module(text, f"{name} (as HLO text)")
     except HloError as e:
-        raise HloError(f"{name}: the module does not read as HLO: {e}") from None
+        raise HloError(f"{name}: {_where(text, e)}{e.message}") from None
+    return _without_spans(module)
+
+
+def _where(text: str, e: HloError) -> str:
+    """The computation and instruction a parse error is in (its line of the written text)."""
+    if e.span is None:
+        return ""
+    lines = text[: e.span.offset].split("\n")
+    line = lines[-1].strip()
+    head = line.split(" = ", 1)[0].removeprefix("ROOT ").strip()
+    computation = next((x for x in reversed(lines) if x.endswith("{") and not x.startswith(" ")), "")
+    computation = computation.removeprefix("ENTRY ").split(" ", 1)[0]
+    return f"computation {computation}, instruction {head}: " if head.startswith("%") else ""
+
+
+def _without_spans(module: Module) -> Module:
+    """Spans point into text the user never saw: errors about a proto name instructions instead."""
+    from dataclasses import replace
+
+    computations = tuple(
+        replace(c, instructions=tuple(replace(i, span=None) for i in c.instructions), span=None)
+        for c in module.computations
+    )
+    return replace(module, computations=computations, span=None)
 
 
 def module_text(p: Any, name: str) -> str:
