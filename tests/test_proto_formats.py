@@ -152,10 +152,8 @@ def test_errors_in_a_proto_name_the_file_computation_and_instruction(tmp_path, c
     path.write_bytes(m.SerializeToString())
     assert main(["check", str(path)]) == 1
     err = capsys.readouterr().err.strip()
-    assert (
-        err
-        == f"{path}: %{dot.name}: dot: lhs_contracting_dims=[7] contains 7, not a dimension of lhs f32[3,4]{{1,0}}"
-    )
+    want = "dot: lhs_contracting_dims=[7] contains 7, not a dimension of lhs f32[3,4]{1,0}"
+    assert err == f"{path}: %{dot.name}: {want}"
     dot.opcode = "dott"
     path.write_bytes(m.SerializeToString())
     assert main(["fmt", str(path)]) == 1
