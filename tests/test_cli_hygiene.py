@@ -130,3 +130,17 @@ def test_a_text_proto_with_a_typo_names_the_file_line_and_field(tmp_path, capsys
     err = one_line_error(capsys)
     assert err.startswith(f"{bad}: not a text-format HloModuleProto: ")
     assert '"opcod"' in err and re.search(r"\d+:\d+", err)
+
+
+def test_an_internal_error_is_one_line_too(monkeypatch, capsys):
+    from hlo.cli import main as main_module
+
+    def broken(args):
+        raise RuntimeError("something hlo did not expect")
+
+    monkeypatch.setitem(main_module.COMMANDS, "run", (main_module.run.add_arguments, broken))
+    monkeypatch.delenv("HLO_TRACEBACK", raising=False)
+    assert main(["run", CNN]) == 1
+    assert one_line_error(capsys).startswith(
+        "hlo: internal error: RuntimeError: something hlo did not expect"
+    )

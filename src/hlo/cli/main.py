@@ -64,6 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("hlo: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # a bug in hlo: one line, the traceback on request
+        if os.environ.get("HLO_TRACEBACK"):
+            raise
+        print(f"hlo: internal error: {type(e).__name__}: {e} (HLO_TRACEBACK=1 shows where)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -19,9 +19,11 @@ results (`--rtol`, `--atol`, `--signed-zeros`); the verdict is one line, exit st
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -112,8 +114,22 @@ def example_text(name: str) -> tuple[str, str]:
     return path.read_text(), f"example {name} ({EXAMPLES[name]})"
 
 
+def expand(paths: list[str]) -> list[str]:
+    """A directory stands for the snapshots XLA dumped into it."""
+    out: list[str] = []
+    for path in paths:
+        if not os.path.isdir(path):
+            out.append(path)
+            continue
+        found = sorted(str(p) for p in Path(path).glob("*.pb") if "snapshot" in p.name)
+        if not found:
+            raise HloError(f"{path}: a directory without snapshots (*.snapshot.*.pb) to run")
+        out.extend(found)
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
-    modules = args.modules
+    modules = expand(args.modules)
     args.module = modules[0] if len(modules) == 1 else None
     if len(modules) <= 1:
         _check_arguments(args)
@@ -158,8 +174,8 @@ def run_one(args: argparse.Namespace, started: float) -> int:
 
     options = {"seed": args.seed, "max_iterations": args.max_iterations}
     if args.print_inputs:
-        for k, value in enumerate(inputs_for(0)):
-            print(f"arg{k}: {show(value, args.print_full)}")
+        for k, (value, param) in enumerate(zip(inputs_for(0), module.entry.parameters)):
+            print(f"arg{k} {param.name}: {show(value, args.print_full)}")
     if count == 1:
         run_options = RunOptions(seed=args.seed, max_iterations=args.max_iterations)
         results = [execute(module, inputs_for(0), run_options, args.iterations, args.dump_values, started)]
@@ -262,6 +278,3 @@ def flatten_shape(shape: Shape) -> Any:
             yield from flatten_shape(s)
     elif shape.is_array:
         yield shape
-
-
-
