@@ -160,6 +160,11 @@ def run_one(args: argparse.Namespace, started: float) -> int:
     replicas = args.replicas or module.config.replica_count
     partitions = args.partitions or module.config.num_partitions
     count = replicas * partitions
+    if count > 1 and (args.compare or args.reference or args.iterations or args.dump_values):
+        raise HloError(
+            f"hlo run: --compare, --reference, --iterations and --dump-values take one device; "
+            f"{name} runs on {count}"
+        )
     if args.backend == "mpi":
         return _run_mpi(args, module, name, replicas, partitions)
 
