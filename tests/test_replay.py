@@ -96,6 +96,18 @@ def test_reference_xla_runs_the_module_on_xla_cpu(capsys):
     pytest.importorskip("jaxlib")
     assert main(["run", str(PROTO / "mlp.before.hlo.pb"), "--reference", "xla"]) == 0
     assert "compared with XLA:CPU: match (2 outputs)" in capsys.readouterr().out
+    # A text module goes to XLA as the HloModuleProto hlo writes: XLA accepts and runs it.
+    assert main(["run", str(GOLDEN / "dumps" / "sort.hlo"), "--reference", "xla"]) == 0
+    assert "compared with XLA:CPU: match (8 outputs)" in capsys.readouterr().out
+
+
+def test_reference_xla_survives_xla_aborting(capsys):
+    """XLA:CPU aborts the process on this optimized module (a CHECK failure when it compiles it
+    again): the run happens in a child process, so hlo reports one line."""
+    pytest.importorskip("jaxlib")
+    assert main(["run", str(PROTO / "loop.after.hlo.pb"), "--reference", "xla"]) == 1
+    err = one_line_error(capsys)
+    assert err.startswith("--reference xla: XLA:CPU could not run the module: XLA:CPU crashed")
 
 
 def test_truncated_proto_is_a_one_line_error(capsys):
@@ -134,7 +146,8 @@ def test_fmt_converts_text_to_proto_and_back(to, tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "path", sorted((GOLDEN / "dumps").glob("*.hlo")) + sorted((GOLDEN / "sharded").glob("*.hlo")),
+    "path",
+    sorted((GOLDEN / "dumps").glob("*.hlo")) + sorted((GOLDEN / "sharded").glob("*.hlo")),
     ids=lambda p: f"{p.parent.name}/{p.name}",
 )
 def test_text_to_proto_to_text(path):

@@ -150,6 +150,7 @@ def run_one(args: argparse.Namespace, started: float) -> int:
         module, name = loaded.module, loaded.name
         snapshot_args, recorded = loaded.arguments, loaded.result
         args.snapshot = recorded is not None
+        args.module_proto = loaded.decoded.module.SerializeToString() if loaded.decoded is not None else None
         if args.inputs_mode == "snapshot" and snapshot_args is None:
             raise HloError(f"{name}: --inputs-mode snapshot needs a snapshot file (it holds no arguments)")
         if args.inputs_mode not in (None, "snapshot"):
@@ -199,7 +200,7 @@ def run_one(args: argparse.Namespace, started: float) -> int:
 def _compare(args: argparse.Namespace, module: Any, result: Any, inputs: list[Any], recorded: Any) -> int:
     got = leaves(result)
     if args.reference == "xla":
-        where, want = "XLA:CPU", run_on_xla(module, inputs)
+        where, want = "XLA:CPU", run_on_xla(module, inputs, getattr(args, "module_proto", None))
     elif args.compare:
         where, want = args.compare, load_reference(args.compare, len(got))
     else:

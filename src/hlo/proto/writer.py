@@ -271,16 +271,17 @@ def module_to_proto(module: Module) -> Any:
         cp.root_id = ids[c.root_name]
         if module.is_scheduled:
             p.schedule.sequences[cp.id].instruction_ids.extend(ids[i.name] for i in c.instructions)
-        params = c.parameter_shapes
-        for s in params:
-            shape_to_proto(s, cp.program_shape.parameters.add())
+        for param in c.parameters:  # XLA checks one name per parameter
+            shape_to_proto(param.shape, cp.program_shape.parameters.add())
+            cp.program_shape.parameter_names.append(param.name)
         shape_to_proto(c.root.shape, cp.program_shape.result)
     p.entry_computation_name = module.entry_name
     p.entry_computation_id = comp_ids[module.entry_name]
     layout = module.config.entry_computation_layout
     if layout is not None:
-        for s in layout.parameters:
+        for s, param in zip(layout.parameters, module.entry.parameters):
             shape_to_proto(s, p.host_program_shape.parameters.add())
+            p.host_program_shape.parameter_names.append(param.name)
         shape_to_proto(layout.result, p.host_program_shape.result)
     for a in module.input_output_alias:
         e = p.input_output_alias.entries.add()

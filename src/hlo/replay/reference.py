@@ -5,6 +5,10 @@ them), an HloSnapshot's recorded result, or a run of the same module on XLA:CPU 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import subprocess
+import sys
+import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -75,24 +79,62 @@ def check_reference(path: str, got: list[np.ndarray], want: list[np.ndarray]) ->
     return out
 
 
-def run_on_xla(module: Module, arguments: list[Any]) -> list[np.ndarray]:
-    """The module's outputs computed by XLA:CPU (jaxlib), following ORACLE.md's recipe."""
+def run_on_xla(module: Module, arguments: list[Any], proto: bytes | None = None) -> list[np.ndarray]:
+    """The module's outputs computed by XLA:CPU (jaxlib, following ORACLE.md's recipe), in a child
+    process: XLA aborts the whole process on some modules (optimized ones often cannot be compiled
+    again), and that must end as one line, not take hlo down. `proto` is the module's serialized
+    HloModuleProto when it came from one (sent as is); otherwise hlo writes one."""
+    if not (_installed("jax") and _installed("jaxlib")):
+        raise HloError("--reference xla needs jaxlib: pip install 'hlo[xla]'")
+    if proto is None:
+        from ..proto.writer import module_to_proto
+
+        proto = module_to_proto(module).SerializeToString()
+    with tempfile.TemporaryDirectory(prefix="hlo_xla_") as tmp:
+        folder = Path(tmp)
+        (folder / "module.pb").write_bytes(proto)
+        _save(folder / "inputs.npz", [np.asarray(a) for a in arguments])
+        done = subprocess.run(
+            [sys.executable, "-m", "hlo.replay.xla_child", str(folder)], capture_output=True, text=True
+        )
+        if done.returncode != 0 or not (folder / "outputs.npz").exists():
+            lines = [x for x in done.stderr.splitlines() if x.strip()]
+            why = next((x for x in lines if x.startswith("hlo-xla-child: ")), "")
+            why = why.removeprefix("hlo-xla-child: ") or f"XLA:CPU crashed (exit status {done.returncode})"
+            raise HloError(f"--reference xla: XLA:CPU could not run the module: {why}")
+        return _load(folder / "outputs.npz")
+
+
+def _installed(name: str) -> bool:
+    if name in sys.modules and sys.modules[name] is None:  # hidden (tests) or failed to import
+        return False
     try:
-        jax = importlib.import_module("jax")
-        importlib.import_module("jax.extend")
-        lib: Any = importlib.import_module("jax._src.lib")
-        _jax, xc = lib._jax, lib.xla_client
-    except ImportError:
-        raise HloError("--reference xla needs jaxlib: pip install 'hlo[xla]'") from None
-    try:
-        mod = xc.hlo.hlo_module_from_text(module.to_text("long"))
-        comp = xc.XlaComputation(mod.as_serialized_hlo_module_proto())
-        mlir = _jax.mlir.xla_computation_to_mlir_module(comp)
-        backend = jax.extend.backend.get_backend("cpu")
-        exe = backend.compile_and_load(mlir, xc.DeviceList(tuple(backend.devices()[:1])), xc.CompileOptions())
-        outs = exe.execute([jax.device_put(np.asarray(a)) for a in arguments])
-    except Exception as e:  # XLA's errors come as many types; one line for the user
-        raise HloError(
-            f"--reference xla: XLA:CPU could not run the module: {str(e).splitlines()[0]}"
-        ) from None
-    return [np.asarray(o) for o in outs]
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _save(path: Path, arrays: list[np.ndarray]) -> None:
+    """bf16/f8/int4 arrays travel as their bits, with the dtype's name beside them."""
+    data: dict[str, np.ndarray] = {}
+    for k, a in enumerate(arrays):
+        data[f"a{k}"] = (
+            a.view(f"u{a.dtype.itemsize}")
+            if a.dtype.kind == "V"
+            or "float8" in a.dtype.name
+            or a.dtype.name in ("bfloat16", "int4", "uint4")
+            else a
+        )
+        data[f"t{k}"] = np.array(a.dtype.name)
+    np.savez(path, **data)  # type: ignore[arg-type]
+
+
+def _load(path: Path) -> list[np.ndarray]:
+    import ml_dtypes
+
+    data = np.load(path)
+    out = []
+    for k in range(len(data.files) // 2):
+        a, name = data[f"a{k}"], str(data[f"t{k}"])
+        out.append(a if a.dtype.name == name else a.view(np.dtype(getattr(ml_dtypes, name))))
+    return out
