@@ -208,9 +208,8 @@ def _compare(args: argparse.Namespace, module: Any, result: Any, inputs: list[An
     got = check_reference(where, got, want)
     names = [f"out{k}" for k in range(len(got))]
     reports = compare_outputs(names, got, want, args.rtol, args.atol, args.signed_zeros)
-    for r in reports:
-        if not r.ok:
-            print(r.describe())
+    for r in reports:  # one line per output, then the verdict
+        print(r.describe())
     print(f"compared with {where}: {verdict(reports)}")
     return 0 if all(r.ok for r in reports) else 1
 
