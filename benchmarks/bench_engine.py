@@ -18,7 +18,8 @@ import numpy as np
 
 import hlo
 import hlo.runtime.run
-from hlo.cli.run import example_text, random_value
+from hlo.cli.run import example_text
+from hlo.replay.inputs import random_value
 
 DUMPS = Path(__file__).resolve().parent.parent / "tests" / "golden" / "dumps"
 

@@ -14,6 +14,7 @@ from .literal import Literal
 from .memory import byte_size, linear_index, multi_index
 from .ops.custom_call_targets import register_c_custom_call, register_custom_call
 from .physical_bytes import from_physical, to_physical
+from .replay.load import load
 from .runtime import Executable, RunOptions, compile_module, run
 from .shape import UNBOUNDED, Shape
 from .text.parser import ParseOptions, parse_module
@@ -55,6 +56,7 @@ __all__ = [
     "compile_module",
     "from_physical",
     "linear_index",
+    "load",
     "multi_index",
     "ops",
     "parse_layout",

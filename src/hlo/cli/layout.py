@@ -48,7 +48,10 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(render_grid(grid))
         if args.png:
+            from ..replay.output import check_writable
             from ..viz.layout_png import draw_layout
+
+            check_writable(args.png)
 
             draw_layout(grid, args.png)
             print(f"\nwrote {args.png}")

@@ -1,11 +1,14 @@
-"""Entry point of the `hlo` command: dispatches to the command modules; an `HloError` is printed
-as a diagnostic and exits 1, never as a traceback."""
+"""Entry point of the `hlo` command: dispatches to the command modules. Every failure is one line
+on standard error and exit status 1 (an `HloError`, a bad command line, a closed output pipe),
+never a traceback; Ctrl-C ends with exit status 130."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from ..errors import HloError
 from . import check, fmt, layout, run
@@ -19,17 +22,52 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[a
 }
 
 
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its complaints raised, so they end as one line and status 1 (not 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as package_version
+
+    try:
+        return package_version("hlo")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="hlo", description="XLA's HLO in Python.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = Parser(prog="hlo", description="XLA's HLO in Python.")
+    parser.add_argument("--version", action="version", version=f"hlo {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name, (add_arguments, _) in COMMANDS.items():
         doc = sys.modules[COMMANDS[name][1].__module__].__doc__ or ""
         add_arguments(sub.add_parser(name, help=doc.split("\n")[0], description=doc))
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
         return COMMANDS[args.command][1](args)
-    except HloError as e:
+    except (HloError, UsageError) as e:
         print(str(e), file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader went away (`hlo run M | head -1`): stop quietly, as other command-line tools.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print("hlo: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a bug in hlo: one line, the traceback on request
+        if os.environ.get("HLO_TRACEBACK"):
+            raise
+        print(f"hlo: internal error: {type(e).__name__}: {e} (HLO_TRACEBACK=1 shows where)", file=sys.stderr)
         return 1
 
 

@@ -9,25 +9,40 @@ Results are printed in XLA's literal text (`--print`, the default without `--out
 with `--output OUT.npz` as `out0, out1, ...`, the leaves of the result depth first. Types NumPy
 cannot store (bf16, f8, 4-bit ints) are stored widened (float32, int8/uint8) and converted on
 the way in. `--example NAME` runs a bundled module.
+
+The module may also be an HloModuleProto / HloProto (`.pb`, `.pbtxt`) or an HloSnapshot: a
+snapshot runs with its recorded arguments and is compared with its recorded result. `--compare
+REF.npz|SNAPSHOT` or `--reference xla` (the same module on XLA:CPU, needs jaxlib) compare the
+results (`--rtol`, `--atol`, `--signed-zeros`); the verdict is one line, exit status 1 on a mismatch.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import time
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..dtypes import PrimitiveType
 from ..errors import HloError
 from ..literal import Literal
-from ..numerics.numerics import is_ml_dtype
+from ..numerics.context import RunOptions
+from ..replay.compare import compare_outputs, verdict
+from ..replay.inputs import MODES, make_inputs, parse_range
+from ..replay.load import load
+from ..replay.npz import load_inputs, save
+from ..replay.output import check_writable
+from ..replay.reference import check_reference, leaves, load_reference, run_on_xla
+from ..replay.values import SUMMARY_THRESHOLD, summary
 from ..runtime.run import run as run_module
 from ..shape import Shape
 from ..text.literal_codec import print_literal
 from ..text.parser import parse_module
-from .textfiles import read_text
+from .execute import execute
 
 EXAMPLES = {
     "mlp": "a two-layer MLP's loss and gradients (jax.value_and_grad)",
@@ -37,7 +52,10 @@ EXAMPLES = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("module", nargs="?", help="an HLO text file ('-' reads standard input)")
+    parser.add_argument(
+        "modules", nargs="*", metavar="module",
+        help="module files: HLO text, .pb, .pbtxt, snapshots ('-' reads standard input)",
+    )  # fmt: skip
     parser.add_argument("--example", choices=sorted(EXAMPLES), help="run a bundled module")
     parser.add_argument("--inputs", help="a .npz file with arg0, arg1, ...")
     parser.add_argument("--output", help="write the results to this .npz file (out0, out1, ...)")
@@ -53,6 +71,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout", type=float, default=300.0, help="MPI: seconds a rank waits at a collective"
     )
+    parser.add_argument("--cast", action="store_true", help="convert --inputs arrays of another type")
+    parser.add_argument(
+        "--compare", metavar="REF", help="compare with a .npz (out0, ...) or a snapshot's result"
+    )
+    parser.add_argument(
+        "--reference", choices=("xla",), help="compare with the module run on XLA:CPU (jaxlib)"
+    )
+    parser.add_argument("--rtol", type=float, help="relative tolerance (default per element type)")
+    parser.add_argument("--atol", type=float, help="absolute tolerance (default per element type)")
+    parser.add_argument("--signed-zeros", action="store_true", help="-0.0 and +0.0 do not match")
+    parser.add_argument(
+        "--inputs-mode", choices=MODES, help="inputs: random (default), zeros, device-id, or the snapshot's"
+    )
+    parser.add_argument("--random-range", metavar="LO,HI", help="random inputs uniform in [LO, HI)")
+    parser.add_argument("--print-inputs", action="store_true", help="print the inputs")
+    parser.add_argument("--iterations", type=int, default=0, help="time N runs after a warm-up")
+    parser.add_argument("--dump-values", metavar="DIR", help="write every instruction's value as .npy")
+    parser.add_argument("--print-full", action="store_true", help="print large arrays in full")
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    args.random = parse_range(args.random_range)
+    if args.iterations < 0:
+        raise HloError(f"hlo run: --iterations must be >= 0, not {args.iterations}")
+    if args.example and args.module:
+        raise HloError("hlo run: give a MODULE file or --example NAME, not both")
+    if args.seed < 0:
+        raise HloError(f"hlo run: --seed must be >= 0, not {args.seed}")
+    for name in ("replicas", "partitions"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise HloError(f"hlo run: --{name} must be >= 1, not {value}")
+    if args.max_iterations is not None and args.max_iterations < 0:
+        raise HloError(f"hlo run: --max-iterations must be >= 0, not {args.max_iterations}")
+    if args.output:
+        check_writable(args.output.replace("{device}", "0"))
 
 
 def example_text(name: str) -> tuple[str, str]:
@@ -60,30 +114,77 @@ def example_text(name: str) -> tuple[str, str]:
     return path.read_text(), f"example {name} ({EXAMPLES[name]})"
 
 
+def expand(paths: list[str]) -> list[str]:
+    """A directory stands for the snapshots XLA dumped into it."""
+    out: list[str] = []
+    for path in paths:
+        if not os.path.isdir(path):
+            out.append(path)
+            continue
+        found = sorted(str(p) for p in Path(path).glob("*.pb") if "snapshot" in p.name)
+        if not found:
+            raise HloError(f"{path}: a directory without snapshots (*.snapshot.*.pb) to run")
+        out.extend(found)
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
+    modules = expand(args.modules)
+    args.module = modules[0] if len(modules) == 1 else None
+    if len(modules) <= 1:
+        _check_arguments(args)
+        return run_one(args, time.perf_counter())
+    from .run_many import run_many
+
+    return run_many(args, modules)
+
+
+def run_one(args: argparse.Namespace, started: float) -> int:
+    snapshot_args: Any = None
+    recorded: Any = None
     if args.example:
         text, name = example_text(args.example)
+        module = parse_module(text, name)
     elif args.module:
-        text, name = read_text(args.module)
+        loaded = load(args.module)
+        module, name = loaded.module, loaded.name
+        snapshot_args, recorded = loaded.arguments, loaded.result
+        args.snapshot = recorded is not None
+        args.module_proto = loaded.decoded.module.SerializeToString() if loaded.decoded is not None else None
+        if args.inputs_mode == "snapshot" and snapshot_args is None:
+            raise HloError(f"{name}: --inputs-mode snapshot needs a snapshot file (it holds no arguments)")
+        if args.inputs_mode not in (None, "snapshot"):
+            snapshot_args = None
     else:
         raise HloError("hlo run: give a MODULE file or --example NAME (one of: " + ", ".join(EXAMPLES) + ")")
-    module = parse_module(text, name)
     params = module.entry.parameter_shapes
     replicas = args.replicas or module.config.replica_count
     partitions = args.partitions or module.config.num_partitions
     count = replicas * partitions
+    if count > 1 and (args.compare or args.reference or args.iterations or args.dump_values):
+        raise HloError(
+            f"hlo run: --compare, --reference, --iterations and --dump-values take one device; "
+            f"{name} runs on {count}"
+        )
     if args.backend == "mpi":
         return _run_mpi(args, module, name, replicas, partitions)
 
     def inputs_for(device: int) -> list[Any]:
         if args.inputs:
-            return load_inputs(args.inputs.replace("{device}", str(device)), params)
-        generator = np.random.default_rng(args.seed + device)  # each device its own inputs
-        return [random_value(s, generator) for s in params]
+            return load_inputs(args.inputs.replace("{device}", str(device)), params, args.cast)
+        if snapshot_args is not None:
+            return list(snapshot_args)
+        if args.inputs_mode == "snapshot":
+            raise HloError(f"{name}: --inputs-mode snapshot needs a snapshot file")
+        return make_inputs(module, args.inputs_mode or "random", args.seed, device, args.random)
 
     options = {"seed": args.seed, "max_iterations": args.max_iterations}
+    if args.print_inputs:
+        for k, (value, param) in enumerate(zip(inputs_for(0), module.entry.parameters)):
+            print(f"arg{k} {param.name}: {show(value, args.print_full)}")
     if count == 1:
-        results = [run_module(module, *inputs_for(0), **options)]
+        run_options = RunOptions(seed=args.seed, max_iterations=args.max_iterations)
+        results = [execute(module, inputs_for(0), run_options, args.iterations, args.dump_values, started)]
     else:
         results = run_module(
             module, [inputs_for(d) for d in range(count)], num_replicas=replicas, num_partitions=partitions,
@@ -91,7 +192,26 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
     for device, result in enumerate(results):
         _report(args, module, name, result, device if count > 1 else None)
+    if count == 1 and (args.compare or args.reference or recorded is not None):
+        return _compare(args, module, results[0], inputs_for(0), recorded)
     return 0
+
+
+def _compare(args: argparse.Namespace, module: Any, result: Any, inputs: list[Any], recorded: Any) -> int:
+    got = leaves(result)
+    if args.reference == "xla":
+        where, want = "XLA:CPU", run_on_xla(module, inputs, getattr(args, "module_proto", None))
+    elif args.compare:
+        where, want = args.compare, load_reference(args.compare, len(got))
+    else:
+        where, want = "the snapshot's result", leaves(recorded)
+    got = check_reference(where, got, want)
+    names = [f"out{k}" for k in range(len(got))]
+    reports = compare_outputs(names, got, want, args.rtol, args.atol, args.signed_zeros)
+    for r in reports:  # one line per output, then the verdict
+        print(r.describe())
+    print(f"compared with {where}: {verdict(reports)}")
+    return 0 if all(r.ok for r in reports) else 1
 
 
 def _run_mpi(args: argparse.Namespace, module: Any, name: str, replicas: int, partitions: int) -> int:
@@ -103,15 +223,14 @@ def _run_mpi(args: argparse.Namespace, module: Any, name: str, replicas: int, pa
     device = comm.Get_rank()
     params = module.entry.parameter_shapes
     if args.inputs:
-        inputs = load_inputs(args.inputs.replace("{device}", str(device)), params)
+        inputs = load_inputs(args.inputs.replace("{device}", str(device)), params, args.cast)
     else:
-        generator = np.random.default_rng(args.seed + device)
-        inputs = [random_value(s, generator) for s in params]
+        inputs = make_inputs(module, args.inputs_mode or "random", args.seed, device, args.random)
     executable = compile_module(module, RunOptions(seed=args.seed, max_iterations=args.max_iterations))
     try:
         result = executable.run_mpi(inputs, replicas, partitions, args.timeout)
     except HloError as e:
-        print(f"rank {device}: {e}", file=__import__("sys").stderr, flush=True)
+        print(f"rank {device}: {e}", file=sys.stderr, flush=True)
         comm.Abort(1)
         return 1
     _report(args, module, name, result, device)
@@ -125,12 +244,25 @@ def _report(args: argparse.Namespace, module: Any, name: str, result: Any, devic
         if device is not None and "{device}" not in args.output and device > 0:
             return  # one output file: the first device's results
         save(path, leaves)
-    if args.print or not args.output:
+        print(f"wrote {path} ({len(leaves)} output{'s' if len(leaves) != 1 else ''})", file=sys.stderr)
+    if args.print or not (args.output or args.compare or args.reference or getattr(args, "snapshot", False)):
         where = f" device {device}" if device is not None else ""
         print(f"{name}{where}: {len(leaves)} result{'s' if len(leaves) != 1 else ''}")
         for k, (value, shape) in enumerate(zip(leaves, flatten_shape(module.entry.root.shape))):
+            if value.size > SUMMARY_THRESHOLD and not args.print_full:
+                print(f"out{k}: {shape.to_string(print_layout=False)} {summary(value)}")
+                continue
             literal = print_literal(Literal(_static(shape, value), value))
             print(f"out{k}: {shape.to_string(print_layout=False)} {literal}")
+
+
+def show(value: Any, full: bool) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(show(v, full) for v in value) + ")"
+    array = np.asarray(value)
+    if array.size > SUMMARY_THRESHOLD and not full:
+        return summary(array)
+    return f"{array.dtype}{list(array.shape)} " + np.array2string(array, threshold=array.size + 1)
 
 
 def _static(shape: Shape, value: np.ndarray) -> Shape:
@@ -151,62 +283,3 @@ def flatten_shape(shape: Shape) -> Any:
             yield from flatten_shape(s)
     elif shape.is_array:
         yield shape
-
-
-def random_value(shape: Shape, generator: np.random.Generator) -> Any:
-    """A seeded random value of `shape` (dynamic dimensions at their bound)."""
-    if shape.is_tuple:
-        return tuple(random_value(s, generator) for s in shape.tuple_shapes)
-    if not shape.is_array:
-        return None
-    dims = tuple(max(d, 0) for d in shape.dimensions)
-    t = shape.element_type
-    dtype = np.dtype(t.numpy_dtype)
-    if t is PrimitiveType.PRED:
-        return generator.random(dims) < 0.5
-    if t.is_integral:
-        return generator.integers(0, 8, size=dims).astype(dtype)
-    if t.is_complex:
-        return (generator.standard_normal(dims) + 1j * generator.standard_normal(dims)).astype(dtype)
-    return generator.standard_normal(dims).astype(np.float32).astype(dtype)
-
-
-def load_inputs(path: str, params: tuple[Shape, ...]) -> list[Any]:
-    try:
-        data = np.load(path)
-    except (OSError, ValueError) as e:
-        raise HloError(f"{path}: cannot read the inputs: {e}") from None
-    values = []
-    for k, shape in enumerate(params):
-        key = f"arg{k}"
-        if key not in data.files:
-            raise HloError(f"{path}: has no {key} for parameter {k} ({shape})")
-        array = data[key]
-        if shape.is_array and shape.element_type.has_numpy_dtype:
-            target = np.dtype(shape.element_type.numpy_dtype)
-            if array.dtype != target:
-                with np.errstate(all="ignore"):
-                    array = array.astype(target)
-        values.append(array)
-    return values
-
-
-def save(path: str, leaves: list[np.ndarray]) -> None:
-    arrays = {}
-    for k, value in enumerate(leaves):
-        if is_ml_dtype(value.dtype):  # bf16, f8, 4-bit ints: stored widened
-            value = value.astype(np.float32 if _is_float(value.dtype) else _int_of(value.dtype))
-        arrays[f"out{k}"] = value
-    np.savez(path, **arrays)  # type: ignore[arg-type]
-
-
-def _is_float(dtype: np.dtype) -> bool:
-    from ..dtypes import from_numpy_dtype
-
-    return from_numpy_dtype(dtype).is_floating_point
-
-
-def _int_of(dtype: np.dtype) -> type:
-    from ..dtypes import from_numpy_dtype
-
-    return np.int8 if from_numpy_dtype(dtype).is_signed_integral else np.uint8

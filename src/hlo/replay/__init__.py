@@ -1,0 +1,2 @@
+"""Replaying what XLA dumps: loading any module format, snapshots, comparing results, reference
+runs on XLA:CPU."""

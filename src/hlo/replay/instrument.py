@@ -1,0 +1,67 @@
+"""Watching a run from outside the engine: every planned step of an Executable (entry and called
+computations) is wrapped, to record each instruction's value (`--dump-values`) and to count
+progress (instructions done, the current iteration of each while loop). The engine is not
+changed: a Plan reads its steps when it runs, so replacing them is enough; use an Executable of
+its own (not the shared cache of compile_module)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..ir.opcode import Opcode
+from ..runtime.plan import Plan, Step
+from ..runtime.run import Executable
+
+
+@dataclass
+class Watch:
+    """What a wrapped run reports: steps done, while-loop iterations by body, recorded values."""
+
+    record: bool = False
+    steps: int = 0
+    iterations: dict[str, int] = field(default_factory=dict)
+    current_loop: str = ""
+    values: dict[tuple[str, str], Any] = field(default_factory=dict)  # (computation, instruction) -> value
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def instrument(executable: Executable, watch: Watch) -> None:
+    plans: dict[str, Plan] = dict(executable.context.plans)
+    plans[executable.module.entry_name] = executable.entry
+    bodies = {
+        i.attr("body")
+        for c in executable.module.computations
+        for i in c.instructions
+        if i.opcode is Opcode.WHILE
+    }
+    for name, plan in plans.items():
+        plan.steps = tuple(_wrap(name, k == 0 and name in bodies, s, watch) for k, s in enumerate(plan.steps))
+
+
+def _wrap(computation: str, first_of_body: bool, step: Step, watch: Watch) -> Step:
+    fn, name = step.fn, step.instruction.name
+
+    def run(*args: Any) -> Any:
+        if first_of_body:
+            watch.iterations[computation] = watch.iterations.get(computation, 0) + 1
+            watch.current_loop = computation
+        value = fn(*args)
+        watch.steps += 1
+        if watch.record:
+            watch.values[(computation, name)] = value  # loops: the last iteration's value stays
+        return value
+
+    return replace(step, fn=run)
+
+
+def describe_progress(watch: Watch, total: int) -> str:
+    text = f"{watch.steps} instructions done"
+    if watch.current_loop:
+        text += f", while loop {watch.current_loop}: iteration {watch.iterations.get(watch.current_loop, 0)}"
+    return text
+
+
+ProgressCallback = Callable[[Watch], None]
