@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from ..errors import ShapeError
 from ..ir.attrs import ConvolutionDimensionNumbers, PaddingType, Window, WindowDimension
 from ..ir.opcode import Opcode
-from ..shape import UNBOUNDED, as_primitive_type
+from ..shape import UNBOUNDED
 from .array_rules import int_tuple, require_ops
-from .dot_common import PrecisionConfig, precision_config_attrs
+from .dot_common import PrecisionConfig, precision_config_attrs, preferred_type
 from .registry import builder_function
 from .rule_helpers import builder_of
 from .windows import make_padding, padding_type
@@ -159,15 +158,6 @@ def _make_window(
     )
 
 
-def _preferred(builder: XlaBuilder, name: str, t: PrimitiveType | str | None) -> PrimitiveType | None:
-    if t is None:
-        return None
-    try:
-        return as_primitive_type(t)
-    except ShapeError as e:
-        raise builder.error(name, e.message) from None
-
-
 def _group_count(builder: XlaBuilder, name: str, value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise builder.error(name, f"{what} must be an int: found {value!r}")
@@ -208,7 +198,7 @@ def ConvGeneralDilated(
         "batch_group_count": _group_count(builder, name, batch_group_count, "batch_group_count"),
     }
     attrs.update(precision_config_attrs(builder, name, precision_config, 2))
-    preferred = _preferred(builder, name, preferred_element_type)
+    preferred = preferred_type(builder, name, preferred_element_type)
     return builder.add(name, Op.CONVOLUTION, (lhs, rhs), attrs, preferred_element_type=preferred)
 
 
