@@ -14,7 +14,8 @@ import numpy as np
 
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
-from . import numerics
+from ..ir.opcode import Opcode
+from . import numerics, subnormals
 from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .context import KernelContext
 from .ordered_fold import fold_in_order, fold_known_in_order, window_masks
@@ -56,7 +57,7 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
             return (fast(values[0], inits[0], dims),)
 
     elif len(instr.operands) == 2:  # XLA:CPU's tree rewrite leaves variadic reduces alone
-        step = _step(reducer.combine, flush) if reducer is not None else lifted(ctx, name, instr.opcode.text)
+        step = _step(reducer, flush) if reducer is not None else lifted(ctx, name, instr.opcode.text)
 
         def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
             return (tree_reduce(step, values[0], inits[0], dims),)
@@ -106,7 +107,7 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
         if found is not None:
             axis, forward, exclusive = found
             xs = tuple(np.moveaxis(v, axis, -1) for v in values)
-            step = _step(reducer.combine, flush) if reducer is not None else apply
+            step = _step(reducer, flush) if reducer is not None else apply
             assert step is not None
             scanned = tuple(np.moveaxis(r, -1, axis) for r in scan(step, xs, inits, forward, exclusive))
             return scanned if n > 1 else scanned[0]
@@ -124,13 +125,20 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
     return run
 
 
-def _step(combine: Callable[..., Any], flush: Callable[..., Any] | None) -> Callable[..., np.ndarray]:
-    """One step of a known reducer in the element type, flushed as XLA:CPU flushes."""
+def _step(reducer: Reducer, flush: Callable[..., Any] | None) -> Callable[..., np.ndarray]:
+    """One step of a known reducer in the element type, flushed as XLA:CPU flushes: by the CPU
+    in its flush-to-zero mode (hlo.numerics.subnormals; a selected max/min value by a
+    multiplication by one), else in software."""
+    combine = reducer.combine
+    selects = reducer.opcode in (Opcode.MAXIMUM, Opcode.MINIMUM)
 
     def step(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        if flush is not None:
+        if flush is not None and not subnormals.active():
             a, b = flush(a), flush(b)
+            return flush(np.asarray(combine(a, b)).astype(a.dtype, copy=False))
         result = np.asarray(combine(a, b)).astype(a.dtype, copy=False)
-        return flush(result) if flush is not None else result
+        if flush is not None and selects and result.dtype.kind in "fc":
+            result = np.asarray(result * result.dtype.type(1))
+        return result
 
     return step
