@@ -1,0 +1,361 @@
+"""Each StableHLO op as HLO instructions: one table row for the elementwise ops, one function for
+each op with attributes or regions (registered with `@rule`). The attribute values are read from
+the generic attribute names (`pretty.py` stores pretty keywords under them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..ir.attrs import (
+    ComparisonDirection,
+    ComparisonType,
+    FftType,
+    PaddingConfig,
+    PaddingDimension,
+    Precision,
+    RandomAlgorithm,
+    RandomDistribution,
+    SliceRange,
+)
+from ..ir.opcode import Opcode
+from ..shape import Shape
+from .attrs import Dense, Enum, Struct, ints, scalar, word
+from .convert import ComputationConverter, free_values
+from .syntax import Op
+
+Handler = Callable[[ComputationConverter, Op, list[str]], list[str]]
+RULES: dict[str, Handler] = {}
+Op_ = Opcode
+
+ELEMENTWISE: dict[str, Opcode] = {
+    "abs": Op_.ABS, "cbrt": Op_.CBRT, "ceil": Op_.CEIL, "convert": Op_.CONVERT,
+    "count_leading_zeros": Op_.CLZ, "cosine": Op_.COS, "exponential": Op_.EXP,
+    "exponential_minus_one": Op_.EXPM1, "floor": Op_.FLOOR, "imag": Op_.IMAG, "is_finite": Op_.IS_FINITE,
+    "log": Op_.LOG, "log_plus_one": Op_.LOG1P, "logistic": Op_.LOGISTIC, "not": Op_.NOT, "negate": Op_.NEGATE,
+    "popcnt": Op_.POPULATION_COUNT, "real": Op_.REAL, "round_nearest_afz": Op_.ROUND_NEAREST_AFZ,
+    "round_nearest_even": Op_.ROUND_NEAREST_EVEN, "rsqrt": Op_.RSQRT, "sign": Op_.SIGN, "sine": Op_.SIN,
+    "sqrt": Op_.SQRT, "tan": Op_.TAN, "tanh": Op_.TANH, "add": Op_.ADD, "atan2": Op_.ATAN2,
+    "complex": Op_.COMPLEX, "divide": Op_.DIVIDE, "maximum": Op_.MAXIMUM, "minimum": Op_.MINIMUM,
+    "multiply": Op_.MULTIPLY, "power": Op_.POWER, "remainder": Op_.REMAINDER, "shift_left": Op_.SHIFT_LEFT,
+    "shift_right_arithmetic": Op_.SHIFT_RIGHT_ARITHMETIC, "shift_right_logical": Op_.SHIFT_RIGHT_LOGICAL,
+    "subtract": Op_.SUBTRACT, "and": Op_.AND, "or": Op_.OR, "xor": Op_.XOR, "select": Op_.SELECT,
+    "clamp": Op_.CLAMP, "bitcast_convert": Op_.BITCAST_CONVERT, "reshape": Op_.RESHAPE, "tuple": Op_.TUPLE,
+    "replica_id": Op_.REPLICA_ID, "partition_id": Op_.PARTITION_ID, "after_all": Op_.AFTER_ALL,
+    "create_token": Op_.AFTER_ALL, "dynamic_update_slice": Op_.DYNAMIC_UPDATE_SLICE,
+}  # fmt: skip
+UNSUPPORTED = {
+    "uniform_quantize": "quantized types are not supported: HLO has no quantized element types",
+    "uniform_dequantize": "quantized types are not supported: HLO has no quantized element types",
+    "dynamic_reshape": "dynamic shapes are not supported: use stablehlo.reshape with a static shape",
+    "dynamic_iota": "dynamic shapes are not supported: use stablehlo.iota with a static shape",
+    "dynamic_pad": "dynamic shapes are not supported: use stablehlo.pad",
+    "dynamic_gather": "dynamic shapes are not supported: use stablehlo.gather",
+    "dynamic_conv": "dynamic shapes are not supported: use stablehlo.convolution",
+    "real_dynamic_slice": "dynamic shapes are not supported: use stablehlo.slice",
+    "dynamic_broadcast_in_dim": "dynamic shapes are not supported: use stablehlo.broadcast_in_dim",
+    "compute_reshape_shape": "dynamic shapes are not supported",
+    "cstr_reshapable": "dynamic shapes are not supported",
+    "einsum": "stablehlo.einsum is deprecated and has no HLO op: use dot_general",
+    "unary_einsum": "stablehlo.unary_einsum is deprecated and has no HLO op: use dot_general",
+    "torch_index_select": "stablehlo.torch_index_select has no HLO op: use gather",
+    "trace": "stablehlo.trace has no HLO op",
+}
+
+
+def rule(*names: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for n in names:
+            RULES[n] = fn
+        return fn
+
+    return register
+
+
+def convert_op(cc: ComputationConverter, op: Op) -> None:
+    """Add the instructions of `op` and bind its results."""
+    dialect, _, short = op.name.partition(".")
+    handler = RULES.get(op.name)
+    if handler is None and dialect == "stablehlo" and short in ELEMENTWISE:
+        handler = _elementwise
+    if handler is None:
+        if dialect == "stablehlo" and short in UNSUPPORTED:
+            raise cc.mc.error(f"{op.name}: {UNSUPPORTED[short]}", op.name_pos)
+        if dialect == "chlo":
+            from .chlo import chlo_rule
+
+            handler = chlo_rule(cc, op)
+        elif dialect in ("stablehlo", "func", "mhlo"):
+            raise cc.mc.error(f"unsupported op {op.name}", op.name_pos)
+        else:
+            raise cc.mc.error(
+                f"unknown dialect {dialect!r} of op {op.name}: only stablehlo, chlo and func are read",
+                op.name_pos,
+            )
+    ins = [cc.value(v, op.pos) for v in op.operands]
+    results = handler(cc, op, ins)
+    cc.bind(op, results)
+
+
+def one(
+    cc: ComputationConverter,
+    op: Op,
+    opcode: Opcode,
+    ins: list[str],
+    attrs: dict[str, Any] | None = None,
+    **generic: Any,
+) -> list[str]:
+    """An op of one result (or of several, as a tuple read back element by element)."""
+    generic = {**_common(cc, op), **generic}
+    if len(op.result_types) == 1:
+        return [cc.emit(opcode, ins, op.result_types[0], attrs, op.pos, **generic)]
+    t = cc.emit(opcode, ins, Shape.make_tuple(op.result_types), attrs, op.pos, **generic)
+    return cc.unpack(t, op.pos)
+
+
+def _common(cc: ComputationConverter, op: Op) -> dict[str, Any]:
+    """Shardings and frontend attributes any op may carry."""
+    from .convert import sharding_of
+
+    keys = [k for k in op.attrs if k in ("mhlo.sharding", "mhlo.frontend_attributes") or k.startswith("sdy.")]
+    return sharding_of(op.attrs, cc.mc, op.pos) if keys else {}
+
+
+def _elementwise(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    return one(cc, op, ELEMENTWISE[op.name.split(".", 1)[1]], ins)
+
+
+@rule("stablehlo.constant")
+def _constant(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    from ..literal import Literal
+    from .dense import dense_array
+
+    shape = op.result_types[0]
+    value = op.attrs.get("value")
+    if not isinstance(value, Dense):
+        raise cc.mc.error("stablehlo.constant needs a dense<...> value", op.name_pos)
+    array = dense_array(cc.mc.c, value, shape)
+    return [cc.emit(Op_.CONSTANT, (), shape, {"literal": Literal(shape, array)}, op.pos)]
+
+
+@rule("stablehlo.compare")
+def _compare(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    attrs: dict[str, Any] = {"direction": ComparisonDirection(word(op.attrs["comparison_direction"]))}
+    t = op.attrs.get("compare_type")
+    if t is not None and word(t) != "NOTYPE":
+        attrs["type"] = ComparisonType(word(t))
+    return one(cc, op, Op_.COMPARE, ins, attrs)
+
+
+@rule("stablehlo.broadcast_in_dim")
+def _broadcast_in_dim(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    """HLO's broadcast keeps each operand dimension's size; a size-1 dimension that StableHLO
+    expands is first reshaped away, as XLA's conversion does."""
+    dims = ints(op.attrs["broadcast_dimensions"])
+    operand = cc.shape(ins[0])
+    out = op.result_types[0]
+    expanded = [k for k, d in enumerate(dims) if operand.dimensions[k] == 1 and out.dimensions[d] != 1]
+    if expanded:
+        kept = [k for k in range(len(dims)) if k not in expanded]
+        reshaped = Shape.array(operand.element_type, [operand.dimensions[k] for k in kept])
+        ins = [cc.emit(Op_.RESHAPE, ins, reshaped, None, op.pos)]
+        dims = tuple(dims[k] for k in kept)
+    return one(cc, op, Op_.BROADCAST, ins, {"dimensions": dims})
+
+
+@rule("stablehlo.broadcast")
+def _broadcast(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    n = len(ints(op.attrs["broadcast_sizes"]))
+    rank = cc.shape(ins[0]).rank
+    return one(cc, op, Op_.BROADCAST, ins, {"dimensions": tuple(range(n, n + rank))})
+
+
+def _dims_rule(name: str, opcode: Opcode, key: str, out_key: str, single: bool = False) -> None:
+    def handler(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+        return one(cc, op, opcode, ins, {out_key: ints(op.attrs[key])})
+
+    RULES[name] = handler
+
+
+_dims_rule("stablehlo.transpose", Op_.TRANSPOSE, "permutation", "dimensions")
+_dims_rule("stablehlo.reverse", Op_.REVERSE, "dimensions", "dimensions")
+_dims_rule("stablehlo.concatenate", Op_.CONCATENATE, "dimension", "dimensions")
+_dims_rule("stablehlo.dynamic_slice", Op_.DYNAMIC_SLICE, "slice_sizes", "dynamic_slice_sizes")
+_dims_rule("stablehlo.get_dimension_size", Op_.GET_DIMENSION_SIZE, "dimension", "dimensions")
+_dims_rule("stablehlo.set_dimension_size", Op_.SET_DIMENSION_SIZE, "dimension", "dimensions")
+
+
+@rule("stablehlo.iota")
+def _iota(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    return one(cc, op, Op_.IOTA, ins, {"iota_dimension": int(scalar(op.attrs["iota_dimension"]))})
+
+
+@rule("stablehlo.get_tuple_element")
+def _gte(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    return one(cc, op, Op_.GET_TUPLE_ELEMENT, ins, {"index": int(scalar(op.attrs["index"]))})
+
+
+@rule("stablehlo.slice")
+def _slice(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    a = op.attrs
+    ranges = tuple(
+        SliceRange(s, e, k)
+        for s, e, k in zip(ints(a["start_indices"]), ints(a["limit_indices"]), ints(a["strides"]))
+    )
+    return one(cc, op, Op_.SLICE, ins, {"slice": ranges})
+
+
+@rule("stablehlo.pad")
+def _pad(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    a = op.attrs
+    dims = tuple(
+        PaddingDimension(lo, hi, i)
+        for lo, hi, i in zip(
+            ints(a["edge_padding_low"]), ints(a["edge_padding_high"]), ints(a["interior_padding"])
+        )
+    )
+    return one(cc, op, Op_.PAD, ins, {"padding": PaddingConfig(dims)})
+
+
+@rule("stablehlo.fft")
+def _fft(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    attrs = {"fft_type": FftType(word(op.attrs["fft_type"])), "fft_length": ints(op.attrs["fft_length"])}
+    return one(cc, op, Op_.FFT, ins, attrs)
+
+
+@rule("stablehlo.reduce_precision")
+def _reduce_precision(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    a = op.attrs
+    if "format" in a:  # pretty: format = e5m10
+        text = word(a["format"])
+        e, _, m = text[1:].partition("m")
+        bits = (int(e), int(m))
+    else:
+        bits = (int(scalar(a["exponent_bits"])), int(scalar(a["mantissa_bits"])))
+    return one(cc, op, Op_.REDUCE_PRECISION, ins, {"exponent_bits": bits[0], "mantissa_bits": bits[1]})
+
+
+@rule("stablehlo.rng_bit_generator")
+def _rng_bit_generator(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    algorithm = word(op.attrs.get("rng_algorithm", "DEFAULT")).lower()
+    attrs = {"algorithm": RandomAlgorithm("rng_" + algorithm)}
+    return one(cc, op, Op_.RNG_BIT_GENERATOR, ins, attrs)
+
+
+@rule("stablehlo.rng")
+def _rng(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    dist = word(op.attrs["rng_distribution"]).lower()
+    return one(cc, op, Op_.RNG, ins[:2], {"distribution": RandomDistribution("rng_" + dist)})
+
+
+@rule("stablehlo.optimization_barrier")
+def _optimization_barrier(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    t = cc.tuple_of(ins, op.pos)
+    barrier = cc.emit(Op_.OPTIMIZATION_BARRIER, (t,), cc.shape(t), None, op.pos)
+    return cc.unpack(barrier, op.pos)
+
+
+def precisions(value: Any, n: int) -> tuple[Precision, ...]:
+    if not value:
+        return (Precision.DEFAULT,) * n
+    return tuple(Precision(word(v).lower()) for v in value)
+
+
+@rule("stablehlo.dot_general", "stablehlo.dot")
+def _dot(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    from .ops_more import dot_algorithm
+
+    a = op.attrs
+    if op.name == "stablehlo.dot":
+        dims: dict[str, Any] = {
+            "lhs_contracting_dims": (cc.shape(ins[0]).rank - 1,),
+            "rhs_contracting_dims": (0,),
+        }
+    elif isinstance(a.get("dot_dimension_numbers"), Struct):
+        s = a["dot_dimension_numbers"]
+        dims = {
+            "lhs_batch_dims": ints(s.get("lhs_batching_dimensions", [])),
+            "rhs_batch_dims": ints(s.get("rhs_batching_dimensions", [])),
+            "lhs_contracting_dims": ints(s.get("lhs_contracting_dimensions", [])),
+            "rhs_contracting_dims": ints(s.get("rhs_contracting_dimensions", [])),
+        }
+    else:
+        batch = a.get("batching_dims", ([], []))
+        contracting = a.get("contracting_dims", ([], []))
+        dims = {
+            "lhs_batch_dims": ints(batch[0]), "rhs_batch_dims": ints(batch[1]),
+            "lhs_contracting_dims": ints(contracting[0]), "rhs_contracting_dims": ints(contracting[1]),
+        }  # fmt: skip
+    dims["operand_precision"] = precisions(a.get("precision_config"), 2)
+    if a.get("algorithm") is not None:
+        dims["algorithm"] = dot_algorithm(cc, op, a["algorithm"])
+    return one(cc, op, Op_.DOT, ins, dims)
+
+
+@rule("func.call")
+def _call(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    callee = op.attrs.get("callee")
+    name = getattr(callee, "name", callee)
+    func = cc.mc.funcs.get(str(name))
+    if func is None:
+        raise cc.mc.error(f"func.call of unknown function @{name}", op.name_pos)
+    comp = cc.mc.function(func)
+    return one(cc, op, Op_.CALL, ins, {"to_apply": comp})
+
+
+@rule("stablehlo.while")
+def _while(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    captured = [v for v in free_values(op.regions[0] + op.regions[1]) if v not in _region_args(op)]
+    captured = [v for v in captured if v in cc.values]
+    n = len(ins)
+    state = ins + [cc.values[v] for v in captured]
+    as_tuple = len(state) != 1
+    cond = cc.region(op.regions[0], op.pos, tuple_param=as_tuple, captures=captured)
+
+    def body_root(sub: ComputationConverter, returned: list[str], pos: int) -> str:
+        passthrough = returned + [sub.values[v] for v in captured]
+        return sub.tuple_of(passthrough, pos) if as_tuple else passthrough[0]
+
+    body = cc.region(op.regions[1], op.pos, tuple_param=as_tuple, captures=captured, root=body_root)
+    init = cc.tuple_of(state, op.pos) if as_tuple else state[0]
+    loop = cc.emit(Op_.WHILE, (init,), cc.shape(init), {"condition": cond, "body": body}, op.pos)
+    return cc.unpack(loop, op.pos)[:n] if as_tuple else [loop]
+
+
+def _region_args(op: Op) -> set[str]:
+    return {a[0] for r in op.regions for b in r for a in b.args}
+
+
+def _branch(cc: ComputationConverter, op: Op, blocks: list[Any]) -> tuple[str, str]:
+    """A branch computation of if/case: its captured values as its one parameter."""
+    captured = [v for v in free_values(blocks) if v in cc.values]
+    if len(captured) == 1:
+        operand = cc.values[captured[0]]
+        return cc.region(blocks, op.pos, captures=captured), operand
+    operand = cc.tuple_of([cc.values[v] for v in captured], op.pos)
+    return cc.region(blocks, op.pos, tuple_param=True, captures=captured), operand
+
+
+@rule("stablehlo.if")
+def _if(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    true_comp, true_in = _branch(cc, op, op.regions[0])
+    false_comp, false_in = _branch(cc, op, op.regions[1])
+    attrs = {"true_computation": true_comp, "false_computation": false_comp}
+    return one(cc, op, Op_.CONDITIONAL, [ins[0], true_in, false_in], attrs)
+
+
+@rule("stablehlo.case")
+def _case(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    comps, operands = [], []
+    for blocks in op.regions:
+        comp, operand = _branch(cc, op, blocks)
+        comps.append(comp)
+        operands.append(operand)
+    return one(cc, op, Op_.CONDITIONAL, [ins[0], *operands], {"branch_computations": tuple(comps)})
+
+
+def enum_value(value: Any) -> str:
+    return value.value if isinstance(value, Enum) else word(value)
+
+
+from . import ops_more as _ops_more  # noqa: E402,F401  (registers the remaining rules)
