@@ -324,7 +324,9 @@ def _collective(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
         attrs["dimensions"] = (int(scalar(op.attrs["scatter_dimension"])),)
     if short == "all_gather":
         attrs["dimensions"] = (int(scalar(op.attrs["all_gather_dim"])),)
-    opcodes = {"all_reduce": Op_.ALL_REDUCE, "reduce_scatter": Op_.REDUCE_SCATTER, "all_gather": Op_.ALL_GATHER}
+    opcodes = {
+        "all_reduce": Op_.ALL_REDUCE, "reduce_scatter": Op_.REDUCE_SCATTER, "all_gather": Op_.ALL_GATHER,
+    }  # fmt: skip
     opcode = opcodes.get(short)
     if short == "all_to_all":
         split, concat = int(scalar(op.attrs["split_dimension"])), int(scalar(op.attrs["concat_dimension"]))
