@@ -15,6 +15,7 @@ from .layout import COMBINE_DIMENSION, Layout, PaddingValue, SplitConfig, Tile
 from .literal import Literal
 from .memory import byte_size, from_physical, linear_index, multi_index, to_physical
 from .shape import UNBOUNDED, Shape
+from .stablehlo import looks_like_stablehlo, parse_stablehlo
 from .text.parser import ParseOptions, parse_module
 from .text.print_options import PrintOptions
 from .text.shape_codec import parse_layout, parse_shape
@@ -52,11 +53,13 @@ __all__ = [
     "byte_size",
     "from_physical",
     "linear_index",
+    "looks_like_stablehlo",
     "multi_index",
     "ops",
     "parse_layout",
     "parse_module",
     "parse_shape",
+    "parse_stablehlo",
     "register_c_custom_call",
     "register_custom_call",
     "run",

@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..text.parser import parse_module
 from ..verifier import verify
-from .textfiles import read_text
+from .textfiles import parse_module, read_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

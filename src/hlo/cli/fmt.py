@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..text.parser import parse_module
 from ..text.print_options import FORMS
-from .textfiles import read_text
+from .textfiles import parse_module, read_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -26,8 +26,7 @@ from ..errors import HloError
 from ..literal import Literal
 from ..shape import Shape
 from ..text.literal_codec import print_literal
-from ..text.parser import parse_module
-from .textfiles import read_text
+from .textfiles import parse_module, read_text
 
 EXAMPLES = {
     "mlp": "a two-layer MLP's loss and gradients (jax.value_and_grad)",
