@@ -53,14 +53,8 @@ def test_every_golden_program_has_its_stablehlo() -> None:
     assert any(f.endswith(".loc.mlir") for f in FILES)
 
 
-# Programs with CHLO ops hlo does not expand yet (erf_inv, erfc, lgamma, digamma).
-CHLO_PENDING = {"elementwise.mlir", "rng.mlir", "transformer_block.mlir"}
-
-
 @pytest.mark.parametrize("file", FILES)
 def test_program_matches_xla_cpu(file: str) -> None:
-    if file in CHLO_PENDING:
-        pytest.skip("CHLO expansion pending")
     got, expected = run_file(file)
     assert_matches(got, expected)
 

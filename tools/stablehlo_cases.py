@@ -509,3 +509,25 @@ add(
     f'    %1 = "stablehlo.compare"(%0, %arg1) <{{comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type FLOAT>}}> : ({t(F, (4,))}, {t(F, (4,))}) -> {t("pred", (4,))}\n'
     f'    "func.return"(%1) : ({t("pred", (4,))}) -> ()',
 )
+
+# -- CHLO ops JAX emits ---------------------------------------------------------------------------
+CHLO = {
+    "erf": FLOATS, "erfc": ["f16", "bf16", "f32"], "erf_inv": ["f16", "bf16", "f32"], "lgamma": FLOATS,
+    "digamma": FLOATS, "tan": ["f32", "f64"], "sinh": ["f32", "f64"], "cosh": ["f32", "f64"],
+    "asin": ["f32", "f64"], "acos": ["f32", "f64"], "asinh": ["f32", "f64"], "acosh": ["f32", "f64"],
+    "atanh": ["f32", "f64"],
+}  # fmt: skip
+for op, types in CHLO.items():
+    for ty in types:
+        add(
+            f"chlo_{op}_{ty}",
+            [(ty, (N,), "edges")],
+            [t(ty)],
+            f"    %0 = chlo.{op} %arg0 : {t(ty)} -> {t(ty)}\n    return %0 : {t(ty)}",
+        )
+add(
+    "chlo_top_k",
+    [(F, (3, 6), "normal")],
+    [t(F, (3, 2)), t("s32", (3, 2))],
+    f"    %values, %indices = chlo.top_k(%arg0, k = 2) : {t(F, (3, 6))} -> ({t(F, (3, 2))}, {t('s32', (3, 2))})\n    return %values, %indices : {t(F, (3, 2))}, {t('s32', (3, 2))}",
+)

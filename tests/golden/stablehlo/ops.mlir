@@ -2826,3 +2826,213 @@ func.func public @main(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> tensor<4xi
     %1 = "stablehlo.compare"(%0, %arg1) <{comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type FLOAT>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
     "func.return"(%1) : (tensor<4xi1>) -> ()
 }
+
+// ----- case chlo_erf_f16
+func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
+    %0 = chlo.erf %arg0 : tensor<8xf16> -> tensor<8xf16>
+    return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_erf_bf16
+func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
+    %0 = chlo.erf %arg0 : tensor<8xbf16> -> tensor<8xbf16>
+    return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_erf_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.erf %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_erf_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.erf %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_erfc_f16
+func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
+    %0 = chlo.erfc %arg0 : tensor<8xf16> -> tensor<8xf16>
+    return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_erfc_bf16
+func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
+    %0 = chlo.erfc %arg0 : tensor<8xbf16> -> tensor<8xbf16>
+    return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_erfc_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.erfc %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_erf_inv_f16
+func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
+    %0 = chlo.erf_inv %arg0 : tensor<8xf16> -> tensor<8xf16>
+    return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_erf_inv_bf16
+func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
+    %0 = chlo.erf_inv %arg0 : tensor<8xbf16> -> tensor<8xbf16>
+    return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_erf_inv_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.erf_inv %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_lgamma_f16
+func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
+    %0 = chlo.lgamma %arg0 : tensor<8xf16> -> tensor<8xf16>
+    return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_lgamma_bf16
+func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
+    %0 = chlo.lgamma %arg0 : tensor<8xbf16> -> tensor<8xbf16>
+    return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_lgamma_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.lgamma %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_lgamma_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.lgamma %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_digamma_f16
+func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
+    %0 = chlo.digamma %arg0 : tensor<8xf16> -> tensor<8xf16>
+    return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_digamma_bf16
+func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
+    %0 = chlo.digamma %arg0 : tensor<8xbf16> -> tensor<8xbf16>
+    return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_digamma_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.digamma %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_digamma_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.digamma %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_tan_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.tan %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_tan_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.tan %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_sinh_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.sinh %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_sinh_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.sinh %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_cosh_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.cosh %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_cosh_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.cosh %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_asin_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.asin %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_asin_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.asin %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_acos_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.acos %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_acos_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.acos %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_asinh_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.asinh %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_asinh_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.asinh %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_acosh_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.acosh %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_acosh_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.acosh %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_atanh_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.atanh %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_atanh_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.atanh %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_top_k
+func.func public @main(%arg0: tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
+    %values, %indices = chlo.top_k(%arg0, k = 2) : tensor<3x6xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
+    return %values, %indices : tensor<3x2xf32>, tensor<3x2xi32>
+}
