@@ -73,11 +73,11 @@ class ModuleConverter:
         ent = next(c for c in comps if c.name == entry)
         layout = ComputationLayout(ent.parameter_shapes, ent.result_shape)
         attrs = self.mlir.attrs
+        replicas, partitions = self.count("mhlo.num_replicas"), self.count("mhlo.num_partitions")
         config = ModuleConfig(
-            replica_count=int(scalar(attrs.get("mhlo.num_replicas", 1))),
-            num_partitions=int(scalar(attrs.get("mhlo.num_partitions", 1))),
-            use_spmd_partitioning=bool(attrs.get("mhlo.use_spmd_partitioning", False))
-            or int(scalar(attrs.get("mhlo.num_partitions", 1))) > 1,
+            replica_count=replicas,
+            num_partitions=partitions,
+            use_spmd_partitioning=bool(attrs.get("mhlo.use_spmd_partitioning", False)) or partitions > 1,
             entry_computation_layout=layout,
         )
         frontend = attrs.get("mhlo.frontend_attributes")
@@ -91,6 +91,13 @@ class ModuleConverter:
             else FrozenDict(),
             span=self.span(self.mlir.pos),
         )
+
+    def count(self, key: str) -> int:
+        """A positive integer module attribute (`mhlo.num_replicas = 2 : i32`), 1 when absent."""
+        value = scalar(self.mlir.attrs.get(key, 1))
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise self.error(f"module attribute {key} must be a positive integer", self.mlir.pos)
+        return value
 
     def function(self, func: Func, entry: bool = False) -> str:
         """The computation of `func` (converted once), by name."""

@@ -18,10 +18,12 @@ from ..ir.attrs import (
     RandomDistribution,
     SliceRange,
 )
+from ..errors import HloError
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from .attrs import Dense, Enum, Struct, ints, scalar, word
 from .convert import ComputationConverter, free_values
+from .cursor import StableHloError
 from .syntax import Op
 
 Handler = Callable[[ComputationConverter, Op, list[str]], list[str]]
@@ -93,7 +95,18 @@ def convert_op(cc: ComputationConverter, op: Op) -> None:
                 op.name_pos,
             )
     ins = [cc.value(v, op.pos) for v in op.operands]
-    results = handler(cc, op, ins)
+    try:
+        results = handler(cc, op, ins)
+    except StableHloError:
+        raise
+    except HloError as e:  # a shape or attribute the IR refuses: say which op
+        raise cc.mc.error(f"{op.name}: {e.message}", op.name_pos) from None
+    except KeyError as e:
+        raise cc.mc.error(f"{op.name}: the attribute {e.args[0]} is missing", op.name_pos) from None
+    except (TypeError, ValueError, IndexError, AttributeError) as e:
+        raise cc.mc.error(f"{op.name}: malformed attributes or operands ({e})", op.name_pos) from None
+    if len(results) != len(op.results):
+        raise cc.mc.error(f"{op.name} gives {len(results)} results, not {len(op.results)}", op.pos)
     cc.bind(op, results)
 
 

@@ -65,16 +65,22 @@ def parse_pretty(c: Cursor, op: Op) -> None:
 def _items(c: Cursor, op: Op, words: list[str], short: str, close: str | None = None) -> None:
     """Operands, `keyword = value`s and bare words up to the type signature (or `close`)."""
     names = KEYWORDS.get(short, {})
+    after_operand = False  # an operand was just read: the next operand or keyword needs a ','
     while True:
         c.skip()
         if close is not None and c.eat(close):
             return
+        if after_operand and (c.at_value() or c.peek_match(re.compile(r"[A-Za-z_]\w*\s*=[^=]"))):
+            raise c.error(f"expected ',' between the operands of {op.name}, found {c.found()}")
+        after_operand = False
         if c.at_value():
             op.operands.append(c.value_name())
             if c.at("["):
                 _bracket_after_operand(c, op)
             if c.eat_word("init"):  # reduce's `(%x init: %y)`: inputs and inits interleaved
                 op.attrs["_init_pairs"] = True
+            else:
+                after_operand = True
             continue
         if c.at("init:") or (c.at(":") and close is not None):
             c.expect(":")
@@ -116,7 +122,10 @@ def _items(c: Cursor, op: Op, words: list[str], short: str, close: str | None = 
 
 def _bracket_after_operand(c: Cursor, op: Op) -> None:
     """`%x [0:2, 1:3:2]` (slice) or `%x[1]` (get_tuple_element)."""
+    start = c.pos
     body = c.balanced("[", "]")[1:-1].strip()
+    if not re.fullmatch(r"(-?\d+(:-?\d+){1,2}(\s*,\s*-?\d+(:-?\d+){1,2})*)?|\d+", body):
+        raise c.error(f"expected slice ranges [start:limit(:stride), ...] or a tuple index, found [{body}]", start)
     if ":" in body or not body:
         starts, limits, strides = [], [], []
         for part in body.split(",") if body else []:
