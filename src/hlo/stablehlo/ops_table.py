@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import HloError
 from ..ir.attrs import (
     ComparisonDirection,
     ComparisonType,
@@ -18,7 +19,6 @@ from ..ir.attrs import (
     RandomDistribution,
     SliceRange,
 )
-from ..errors import HloError
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from .attrs import Dense, Enum, Struct, ints, scalar, word

@@ -125,7 +125,8 @@ def _bracket_after_operand(c: Cursor, op: Op) -> None:
     start = c.pos
     body = c.balanced("[", "]")[1:-1].strip()
     if not re.fullmatch(r"(-?\d+(:-?\d+){1,2}(\s*,\s*-?\d+(:-?\d+){1,2})*)?|\d+", body):
-        raise c.error(f"expected slice ranges [start:limit(:stride), ...] or a tuple index, found [{body}]", start)
+        expected = "slice ranges [start:limit(:stride), ...] or a tuple index"
+        raise c.error(f"expected {expected}, found [{body}]", start)
     if ":" in body or not body:
         starts, limits, strides = [], [], []
         for part in body.split(",") if body else []:
