@@ -80,15 +80,14 @@ class ModuleConverter:
             use_spmd_partitioning=bool(attrs.get("mhlo.use_spmd_partitioning", False)) or partitions > 1,
             entry_computation_layout=layout,
         )
-        frontend = attrs.get("mhlo.frontend_attributes")
+        frontend = dict(attrs.get("mhlo.frontend_attributes") or {})
+        frontend.update({k: v for k, v in attrs.items() if k.startswith("sdy.mesh.")})
         return Module(
             _module_name(self.mlir.name),
             comps,
             entry,
             config,
-            frontend_attributes=FrozenDict({k: str(v) for k, v in frontend.items()})
-            if isinstance(frontend, dict)
-            else FrozenDict(),
+            frontend_attributes=FrozenDict({k: str(v) for k, v in frontend.items()}),
             span=self.span(self.mlir.pos),
         )
 
@@ -159,11 +158,19 @@ class ComputationConverter:
     """One computation being built: its instructions and the HLO names of the MLIR values in
     scope (a region's converter sees only its own values)."""
 
-    def __init__(self, mc: ModuleConverter) -> None:
+    def __init__(self, mc: ModuleConverter, constants: dict[str, Op] | None = None) -> None:
         self.mc = mc
         self.instructions: list[Instruction] = []
         self.shapes: dict[str, Shape] = {}
         self.values: dict[str, str] = {}
+        # The constant ops of this computation and the enclosing ones, by MLIR value: a region
+        # that uses one gets its own copy (XLA's conversion clones constants into regions
+        # rather than passing them in).
+        self.constants: dict[str, Op] = dict(constants or {})
+
+    def captures(self, blocks: list[Block]) -> list[str]:
+        """The values of this computation a region uses (constants aside: they are cloned)."""
+        return [v for v in free_values(blocks) if v in self.values and v not in self.constants]
 
     def value(self, name: str, pos: int) -> str:
         hlo = self.values.get(name)
@@ -258,7 +265,7 @@ class ComputationConverter:
         if len(blocks) != 1:
             raise self.mc.error("regions with several blocks are not supported", pos)
         block = blocks[0]
-        sub = ComputationConverter(self.mc)
+        sub = ComputationConverter(self.mc, self.constants)
         names = [a[0] for a in block.args] + list(captures or [])
         shapes = [a[1] for a in block.args] + [self.shapes[self.values[v]] for v in captures or []]
         if tuple_param:
@@ -278,6 +285,11 @@ class ComputationConverter:
                     prefix=f"Arg_{k}" if not captures else "Arg_",
                 )
         comp_name = self.mc.region_name()
+        from .ops_table import convert_op
+
+        for v in free_values(blocks):
+            if v in self.constants and v not in sub.values:
+                convert_op(sub, self.constants[v])
         returned, rpos = sub.block(block)
         top = root(sub, returned, rpos) if root is not None else sub.result((returned, rpos), rpos)
         self.mc.computations.append(sub.finish(comp_name, top, pos))

@@ -22,7 +22,7 @@ from ..ir.attrs import (
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from .attrs import Dense, Enum, Struct, ints, scalar, word
-from .convert import ComputationConverter, free_values
+from .convert import ComputationConverter
 from .cursor import StableHloError
 from .syntax import Op
 
@@ -108,6 +108,8 @@ def convert_op(cc: ComputationConverter, op: Op) -> None:
     if len(results) != len(op.results):
         raise cc.mc.error(f"{op.name} gives {len(results)} results, not {len(op.results)}", op.pos)
     cc.bind(op, results)
+    if op.name == "stablehlo.constant":
+        cc.constants[op.results[0]] = op
 
 
 def one(
@@ -148,7 +150,21 @@ def _constant(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
     if not isinstance(value, Dense):
         raise cc.mc.error("stablehlo.constant needs a dense<...> value", op.name_pos)
     array = dense_array(cc.mc.c, value, shape)
+    if shape.dimensions and _is_splat(value):  # XLA's conversion: broadcast of a scalar constant
+        scalar_shape = Shape.array(shape.element_type, ())
+        scalar_literal = Literal(scalar_shape, array.reshape(-1)[:1].reshape(()))
+        c = cc.emit(Op_.CONSTANT, (), scalar_shape, {"literal": scalar_literal}, op.pos)
+        return [cc.emit(Op_.BROADCAST, (c,), shape, {"dimensions": ()}, op.pos)]
     return [cc.emit(Op_.CONSTANT, (), shape, {"literal": Literal(shape, array)}, op.pos)]
+
+
+def _is_splat(value: Dense) -> bool:
+    from .attrs import HexBytes
+
+    if isinstance(value.payload, HexBytes):
+        width = value.type.element_type.byte_width if isinstance(value.type, Shape) else 0
+        return len(value.payload.data) == width and not value.type.element_type.is_complex  # type: ignore[union-attr]
+    return not isinstance(value.payload, list)
 
 
 @rule("stablehlo.compare")
@@ -167,6 +183,8 @@ def _broadcast_in_dim(cc: ComputationConverter, op: Op, ins: list[str]) -> list[
     dims = ints(op.attrs["broadcast_dimensions"])
     operand = cc.shape(ins[0])
     out = op.result_types[0]
+    if operand.dimensions == out.dimensions and dims == tuple(range(len(dims))):
+        return [ins[0]]  # the identity: XLA's canonicalizer folds it away
     expanded = [k for k, d in enumerate(dims) if operand.dimensions[k] == 1 and out.dimensions[d] != 1]
     if expanded:
         kept = [k for k in range(len(dims)) if k not in expanded]
@@ -318,18 +336,18 @@ def _call(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
 
 @rule("stablehlo.while")
 def _while(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
-    captured = [v for v in free_values(op.regions[0] + op.regions[1]) if v not in _region_args(op)]
-    captured = [v for v in captured if v in cc.values]
+    captured = [v for v in cc.captures(op.regions[0] + op.regions[1]) if v not in _region_args(op)]
     n = len(ins)
     state = ins + [cc.values[v] for v in captured]
     as_tuple = len(state) != 1
-    cond = cc.region(op.regions[0], op.pos, tuple_param=as_tuple, captures=captured)
 
     def body_root(sub: ComputationConverter, returned: list[str], pos: int) -> str:
         passthrough = returned + [sub.values[v] for v in captured]
         return sub.tuple_of(passthrough, pos) if as_tuple else passthrough[0]
 
+    # The body first, as XLA converts it (it becomes region_k, the condition region_k+1).
     body = cc.region(op.regions[1], op.pos, tuple_param=as_tuple, captures=captured, root=body_root)
+    cond = cc.region(op.regions[0], op.pos, tuple_param=as_tuple, captures=captured)
     init = cc.tuple_of(state, op.pos) if as_tuple else state[0]
     loop = cc.emit(Op_.WHILE, (init,), cc.shape(init), {"condition": cond, "body": body}, op.pos)
     return cc.unpack(loop, op.pos)[:n] if as_tuple else [loop]
@@ -341,7 +359,7 @@ def _region_args(op: Op) -> set[str]:
 
 def _branch(cc: ComputationConverter, op: Op, blocks: list[Any]) -> tuple[str, str]:
     """A branch computation of if/case: its captured values as its one parameter."""
-    captured = [v for v in free_values(blocks) if v in cc.values]
+    captured = cc.captures(blocks)
     if len(captured) == 1:
         operand = cc.values[captured[0]]
         return cc.region(blocks, op.pos, captures=captured), operand

@@ -82,18 +82,34 @@ def _module(c: Cursor) -> MlirModule:
     if c.eat_word("attributes"):
         attrs = parse_dict(c)
     c.expect("{")
-    funcs = _module_body(c, "}")
+    funcs = _module_body(c, "}", attrs)
     _loc(c)
     return MlirModule(name, attrs, funcs, start)
 
 
-def _module_body(c: Cursor, close: str) -> list[Func]:
+def _module_body(c: Cursor, close: str, attrs: dict[str, Any] | None = None) -> list[Func]:
     funcs: list[Func] = []
     while not c.eat(close):
         if c.at_end():
             raise c.error(f"expected {close!r} to close the module")
         if c.at_word("func.func") or c.at('"func.func"'):
             funcs.append(_func(c))
+        elif c.at_word("sdy.mesh"):  # a Shardy mesh: kept as data (a module attribute)
+            c.eat_word("sdy.mesh")
+            name = c.symbol()
+            c.expect("=")
+            c.skip()
+            start = c.pos
+            if c.at("#"):
+                parse_attr(c)
+            else:
+                c.balanced("<", ">")
+            text = c.text[start : c.pos]
+            if c.at("{"):
+                parse_dict(c)
+            _loc(c)
+            if attrs is not None:
+                attrs[f"sdy.mesh.{name}"] = text
         elif c.at("^"):  # the generic form's block label of the module body
             c.match(re.compile(r"\^[\w$.\-]+"), "a block label")
             c.expect(":")
