@@ -329,16 +329,39 @@ def _collective(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
     }  # fmt: skip
     opcode = opcodes.get(short)
     if short == "all_to_all":
-        split, concat = int(scalar(op.attrs["split_dimension"])), int(scalar(op.attrs["concat_dimension"]))
-        if split != concat:
-            raise cc.mc.error(
-                "stablehlo.all_to_all with split_dimension != concat_dimension is not supported yet",
-                op.name_pos,
-            )
-        attrs["dimensions"] = (split,)
-        opcode = Op_.ALL_TO_ALL
+        return _all_to_all(cc, op, ins, attrs)
     assert opcode is not None
     return one(cc, op, opcode, ins, attrs)
+
+
+def _all_to_all(cc: ComputationConverter, op: Op, ins: list[str], attrs: dict[str, Any]) -> list[str]:
+    """HLO's array all-to-all splits and concatenates along one dimension; as XLA's conversion
+    does, another concat dimension is an all-to-all along the split dimension, then a reshape
+    that splits off the block index, a transpose that moves it before the concat dimension and a
+    reshape that merges it in."""
+    split, concat = int(scalar(op.attrs["split_dimension"])), int(scalar(op.attrs["concat_dimension"]))
+    count = int(scalar(op.attrs["split_count"]))
+    attrs["dimensions"] = (split,)
+    shapes = [cc.shape(i) for i in ins]
+    if len(ins) == 1:
+        exchanged = [cc.emit(Op_.ALL_TO_ALL, ins, shapes[0], attrs, op.pos)]
+    else:
+        t = cc.emit(Op_.ALL_TO_ALL, ins, Shape.make_tuple(shapes), attrs, op.pos)
+        exchanged = cc.unpack(t, op.pos)
+    if split == concat:
+        return exchanged
+    out = []
+    for value, shape, result in zip(exchanged, shapes, op.result_types):
+        dims = list(shape.dimensions)
+        blocks = [*dims[:split], count, dims[split] // count, *dims[split + 1 :]]
+        reshaped = cc.emit(Op_.RESHAPE, (value,), Shape.array(shape.element_type, blocks), None, op.pos)
+        target = concat if concat < split else concat + 1
+        perm = [d for d in range(len(blocks)) if d != split]
+        perm.insert(perm.index(target), split)
+        moved = Shape.array(shape.element_type, [blocks[d] for d in perm])
+        transposed = cc.emit(Op_.TRANSPOSE, (reshaped,), moved, {"dimensions": tuple(perm)}, op.pos)
+        out.append(cc.emit(Op_.RESHAPE, (transposed,), result, None, op.pos))
+    return out
 
 
 @rule("stablehlo.collective_permute")
