@@ -83,3 +83,14 @@ def test_looks_like_stablehlo() -> None:
     assert hlo.looks_like_stablehlo((PROGRAMS / "cnn.generic.mlir").read_text())
     assert hlo.looks_like_stablehlo("// a comment\n#loc = loc(unknown)\nfunc.func @main() {\n}\n")
     assert not hlo.looks_like_stablehlo("HloModule m\nENTRY e {\n  ROOT p = f32[] parameter(0)\n}\n")
+
+
+def test_locations_name_instructions_as_xla_names_them() -> None:
+    """jax's debug-info locations (`loc("jit(fn)/jit(sort)"(#loc30))`, through `#loc` aliases and
+    call sites) name the instructions as in XLA's conversion: the part after the last '/'."""
+    m = hlo.parse_stablehlo((PROGRAMS / "sort.loc.mlir").read_text(), "sort.loc.mlir")
+    entry = m.entry
+    assert [p.name.split(".")[0] for p in entry.parameters] == ["x", "keys", "vals"]
+    calls = [i.name.split(".")[0] for i in entry.instructions if i.opcode is hlo.Opcode.CALL]
+    assert calls == ["jit_sort_", "jit_sort_", "jit_argsort_"]
+    assert any(i.name.startswith("top_k.") and i.opcode is hlo.Opcode.TOP_K for i in entry.instructions)

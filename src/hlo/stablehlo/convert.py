@@ -108,8 +108,9 @@ class ModuleConverter:
         comp = ComputationConverter(self)
         for k, ((value, shape), attrs) in enumerate(zip(func.args, func.arg_attrs)):
             generic = sharding_of(attrs, self, func.pos)
+            prefix = self.loc_name(func.body.arg_locs.get(value)) or f"Arg_{k}"
             comp.values[value] = comp.emit(
-                Opcode.PARAMETER, (), shape, {"parameter_number": k}, func.pos, prefix=f"Arg_{k}", **generic
+                Opcode.PARAMETER, (), shape, {"parameter_number": k}, func.pos, prefix=prefix, **generic
             )
         returned = comp.block(func.body)
         root = comp.result(returned, func.pos)
@@ -118,6 +119,11 @@ class ModuleConverter:
         self.func_computations[func.name] = name
         self.converting.discard(func.name)
         return name
+
+    def loc_name(self, loc: Any) -> str | None:
+        from .locations import loc_name
+
+        return loc_name(loc, self.mlir.aliases)
 
     def region_name(self) -> str:
         k = self.regions
@@ -167,6 +173,7 @@ class ComputationConverter:
         # that uses one gets its own copy (XLA's conversion clones constants into regions
         # rather than passing them in).
         self.constants: dict[str, Op] = dict(constants or {})
+        self.name_hint: str | None = None  # the name the current op's location gives
 
     def captures(self, blocks: list[Block]) -> list[str]:
         """The values of this computation a region uses (constants aside: they are cloned)."""
@@ -201,7 +208,7 @@ class ComputationConverter:
                 default = a.default_value(ctx)
                 if default is not None:
                     attrs[a.name] = default
-        name = self.mc.names.instruction(prefix or opcode.text)
+        name = self.mc.names.instruction(prefix or self.name_hint or opcode.text)
         instr = Instruction(
             name, opcode, shape, tuple(operands), FrozenDict(attrs), span=self.mc.span(pos), **generic
         )
@@ -276,13 +283,14 @@ class ComputationConverter:
                 sub.values[name] = part
         else:
             for k, (name, shape) in enumerate(zip(names, shapes)):
+                default = f"Arg_{k}" if not captures else "Arg_"
                 sub.values[name] = sub.emit(
                     Opcode.PARAMETER,
                     (),
                     shape,
                     {"parameter_number": k},
                     pos,
-                    prefix=f"Arg_{k}" if not captures else "Arg_",
+                    prefix=self.mc.loc_name(block.arg_locs.get(name)) or default,
                 )
         comp_name = self.mc.region_name()
         from .ops_table import convert_op

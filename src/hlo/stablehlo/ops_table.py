@@ -95,6 +95,7 @@ def convert_op(cc: ComputationConverter, op: Op) -> None:
                 op.name_pos,
             )
     ins = [cc.value(v, op.pos) for v in op.operands]
+    outer_hint, cc.name_hint = cc.name_hint, cc.mc.loc_name(op.loc)
     try:
         results = handler(cc, op, ins)
     except StableHloError:
@@ -105,6 +106,8 @@ def convert_op(cc: ComputationConverter, op: Op) -> None:
         raise cc.mc.error(f"{op.name}: the attribute {e.args[0]} is missing", op.name_pos) from None
     except (TypeError, ValueError, IndexError, AttributeError) as e:
         raise cc.mc.error(f"{op.name}: malformed attributes or operands ({e})", op.name_pos) from None
+    finally:
+        cc.name_hint = outer_hint
     if len(results) != len(op.results):
         raise cc.mc.error(f"{op.name} gives {len(results)} results, not {len(op.results)}", op.pos)
     cc.bind(op, results)

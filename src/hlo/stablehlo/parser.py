@@ -24,9 +24,10 @@ def parse_mlir(text: str, filename: str = "<string>") -> MlirModule:
     c = Cursor(text, filename)
     module: MlirModule | None = None
     funcs: list[Func] = []
+    aliases: dict[str, Any] = {}
     while not c.at_end():
         if c.at("#") or c.at("!"):
-            _alias_definition(c)
+            _alias_definition(c, aliases)
         elif c.at_word("module") or c.at('"builtin.module"'):
             if module is not None or funcs:
                 raise c.error("more than one module in the text")
@@ -39,16 +40,17 @@ def parse_mlir(text: str, filename: str = "<string>") -> MlirModule:
         if not funcs:
             raise c.error("the text holds no module and no function")
         module = MlirModule(None, {}, funcs)
+    module.aliases = aliases
     return module
 
 
-def _alias_definition(c: Cursor) -> None:
-    """`#loc1 = loc(...)`, `#map = ...`, `!alias = type`: read and dropped."""
+def _alias_definition(c: Cursor, aliases: dict[str, Any]) -> None:
+    """`#loc1 = loc(...)` (kept: locations name instructions), `#map = ...`, `!alias = type`."""
     start = c.pos
-    c.match(_ALIAS, "an alias name")
+    name = c.match(_ALIAS, "an alias name")
     if not c.eat("="):
         raise c.error("expected '=' in an alias definition", start)
-    parse_attr(c)
+    aliases[name] = parse_attr(c)
 
 
 def _module(c: Cursor) -> MlirModule:
@@ -137,13 +139,16 @@ def _func(c: Cursor) -> Func:
     c.expect("(")
     args: list[tuple[str, Shape]] = []
     arg_attrs: list[dict[str, Any]] = []
+    arg_locs: dict[str, Any] = {}
     if not c.eat(")"):
         while True:
             value = c.value_name()
             c.expect(":")
             args.append((value, value_type(c)))
             arg_attrs.append(parse_dict(c) if c.at("{") else {})
-            _loc(c)
+            loc = _loc(c)
+            if loc is not None:
+                arg_locs[value] = loc
             if c.eat(")"):
                 break
             c.expect(",", "',' or ')' in the argument list")
@@ -165,6 +170,7 @@ def _func(c: Cursor) -> Func:
     if not c.at("{"):
         raise c.error(f"function @{name} has no body: declarations are not supported", start)
     blocks = parse_region(c, args)
+    blocks[0].arg_locs.update(arg_locs)
     _loc(c)
     return Func(
         name, start, visibility == "public", args, arg_attrs, result_types, result_attrs, attrs, blocks[0]
@@ -203,7 +209,9 @@ def parse_region(c: Cursor, entry_args: list[tuple[str, Shape]] | None = None) -
                 value = c.value_name()
                 c.expect(":")
                 block.args.append((value, value_type(c)))
-                _loc(c)
+                loc = _loc(c)
+                if loc is not None:
+                    block.arg_locs[value] = loc
                 if c.eat(")"):
                     break
                 c.expect(",")

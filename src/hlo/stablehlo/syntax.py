@@ -15,6 +15,7 @@ from ..shape import Shape
 class Block:
     args: list[tuple[str, Shape]] = field(default_factory=list)
     ops: list[Op] = field(default_factory=list)
+    arg_locs: dict[str, Any] = field(default_factory=dict)  # block argument -> its loc(...)
 
 
 @dataclass
@@ -49,3 +50,4 @@ class MlirModule:
     attrs: dict[str, Any]
     funcs: list[Func]
     pos: int = 0
+    aliases: dict[str, Any] = field(default_factory=dict)  # `#loc3 = loc(...)` definitions
