@@ -91,6 +91,9 @@ def case_args(case: Case) -> list[np.ndarray]:
             values = opfix.edges(t)
             n = int(np.prod(shape))
             values = np.resize(np.roll(values, len(out)), n).reshape(shape)
+        elif kind == "spd":  # symmetric positive definite (cholesky, triangular solves)
+            a = rng.standard_normal(size=shape)
+            values = a @ a.T + shape[0] * np.eye(shape[0])
         elif kind == "index":
             values = rng.integers(0, 3, size=shape)
         else:
@@ -182,13 +185,31 @@ def compare(name: str, text: str) -> list[str]:
     ]
 
 
+# Op cases whose HLO differs from jaxlib's conversion on purpose (by case-name prefix): XLA runs
+# MLIR rewrites before converting that hlo leaves out; the values still match XLA:CPU's.
+KNOWN = {
+    ("exponential_c", "log_c", "log_plus_one_c", "sqrt_c"): "XLA expands complex exp/log/log1p/sqrt into real arithmetic; hlo keeps the op",
+    ("chlo_sinh", "chlo_cosh", "chlo_asin", "chlo_acos", "chlo_asinh", "chlo_acosh", "chlo_atanh"): "XLA expands these CHLO ops into formulas; hlo runs the HLO op of the same name",
+    ("broadcast_in_dim", "chlo_broadcast_compare"): "XLA rewrites broadcasts with expanding size-1 or permuted dimensions into other reshape/transpose/broadcast chains",
+    ("iota_",): "XLA makes an iota along a minor dimension a 1-D iota and a broadcast",
+    ("composite",): "XLA also keeps an unused copy of the decomposition function",
+    ("after_all_and_create_token",): "XLA drops the unused tokens (dead code)",
+}  # fmt: skip
+
+
+def known(name: str) -> str | None:
+    return next((why for prefixes, why in KNOWN.items() if name.startswith(prefixes)), None)
+
+
 def check_all() -> int:
     failures = 0
     ops_text = (OUT / "ops.mlir").read_text()
     for block in ops_text.split("// ----- case ")[1:]:
         name, _, text = block.partition("\n")
         diff = compare(name, text)
-        if diff:
+        if diff and known(name):
+            print(f"op case {name}: differs as expected ({known(name)})")
+        elif diff:
             failures += 1
             print(f"op case {name} differs from jaxlib's conversion:\n" + "\n".join(diff))
     for path in sorted((OUT / "programs").glob("*.mlir")):
@@ -197,7 +218,7 @@ def check_all() -> int:
             print(
                 f"program {path.name}: {len(diff)} differences from jaxlib's conversion (canonicalized by XLA)"
             )
-    print(f"{failures} op cases differ from jaxlib's conversion")
+    print(f"{failures} op cases differ from jaxlib's conversion other than as expected")
     return 1 if failures else 0
 
 

@@ -267,8 +267,8 @@ add(
 add(
     "pad",
     [(F, (3, 4), "normal"), (F, (), "normal")],
-    [t(F, (6, 7))],
-    f"    %0 = stablehlo.pad %arg0, %arg1, low = [1, -1], high = [0, 2], interior = [1, 1] : ({t(F, (3, 4))}, {t(F, ())}) -> {t(F, (6, 7))}\n    return %0 : {t(F, (6, 7))}",
+    [t(F, (6, 8))],
+    f"    %0 = stablehlo.pad %arg0, %arg1, low = [1, -1], high = [0, 2], interior = [1, 1] : ({t(F, (3, 4))}, {t(F, ())}) -> {t(F, (6, 8))}\n    return %0 : {t(F, (6, 8))}",
 )
 add(
     "tuple_get_tuple_element",
@@ -325,8 +325,8 @@ add(
 add(
     "convolution_generic",
     [(F, (2, 4, 5), "normal"), (F, (6, 2, 3), "normal")],
-    [t(F, (2, 6, 5))],
-    f'    %0 = "stablehlo.convolution"(%arg0, %arg1) <{{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>, feature_group_count = 2 : i64, lhs_dilation = array<i64: 2>, padding = dense<[[1, 1]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 2>, window_strides = array<i64: 2>}}> : ({t(F, (2, 4, 5))}, {t(F, (6, 2, 3))}) -> {t(F, (2, 6, 5))}\n    return %0 : {t(F, (2, 6, 5))}',
+    [t(F, (2, 6, 4))],
+    f'    %0 = "stablehlo.convolution"(%arg0, %arg1) <{{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>, feature_group_count = 2 : i64, lhs_dilation = array<i64: 2>, padding = dense<[[1, 1]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 2>, window_strides = array<i64: 2>}}> : ({t(F, (2, 4, 5))}, {t(F, (6, 2, 3))}) -> {t(F, (2, 6, 4))}\n    return %0 : {t(F, (2, 6, 4))}',
 )
 for kind, a, r, lengths in (
     ("FFT", ("c64", (3, 8)), ("c64", (3, 8)), "[8]"),
@@ -530,4 +530,111 @@ add(
     [(F, (3, 6), "normal")],
     [t(F, (3, 2)), t("s32", (3, 2))],
     f"    %values, %indices = chlo.top_k(%arg0, k = 2) : {t(F, (3, 6))} -> ({t(F, (3, 2))}, {t('s32', (3, 2))})\n    return %values, %indices : {t(F, (3, 2))}, {t('s32', (3, 2))}",
+)
+for op in ("is_inf", "is_pos_inf", "is_neg_inf"):
+    add(
+        f"chlo_{op}_f32",
+        [("f32", (N,), "edges")],
+        [t("pred")],
+        f"    %0 = chlo.{op} %arg0 : {t('f32')} -> {t('pred')}\n    return %0 : {t('pred')}",
+    )
+add(
+    "chlo_conj_c64",
+    [("c64", (N,), "edges")],
+    [t("c64")],
+    f"    %0 = chlo.conj %arg0 : {t('c64')} -> {t('c64')}\n    return %0 : {t('c64')}",
+)
+add(
+    "chlo_broadcast_add",
+    [(F, (2, 3), "normal"), (F, (3,), "normal")],
+    [t(F, (2, 3))],
+    f"    %0 = chlo.broadcast_add %arg0, %arg1 : ({t(F, (2, 3))}, {t(F, (3,))}) -> {t(F, (2, 3))}\n    return %0 : {t(F, (2, 3))}",
+)
+add(
+    "chlo_broadcast_multiply_dims",
+    [(F, (2, 3), "normal"), (F, (3,), "normal")],
+    [t(F, (2, 3))],
+    f"    %0 = chlo.broadcast_multiply %arg0, %arg1 {{broadcast_dimensions = array<i64: 1>}} : ({t(F, (2, 3))}, {t(F, (3,))}) -> {t(F, (2, 3))}\n    return %0 : {t(F, (2, 3))}",
+)
+add(
+    "chlo_broadcast_compare",
+    [("s32", (2, 3), "normal"), ("s32", (1, 3), "normal")],
+    [t("pred", (2, 3))],
+    f"    %0 = chlo.broadcast_compare %arg0, %arg1 {{comparison_direction = #chlo<comparison_direction GE>}} : ({t('s32', (2, 3))}, {t('s32', (1, 3))}) -> {t('pred', (2, 3))}\n    return %0 : {t('pred', (2, 3))}",
+)
+
+# -- more of the spec: linear algebra, collectives on one device, sizes, tokens ----------------
+add(
+    "cholesky_lower",
+    [(F, (3, 3), "spd")],
+    [t(F, (3, 3))],
+    f"    %0 = stablehlo.cholesky %arg0, lower = true : {t(F, (3, 3))}\n    return %0 : {t(F, (3, 3))}",
+)
+add(
+    "triangular_solve",
+    [(F, (3, 3), "spd"), (F, (3, 2), "normal")],
+    [t(F, (3, 2))],
+    f'    %0 = "stablehlo.triangular_solve"(%arg0, %arg1) <{{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}}> : ({t(F, (3, 3))}, {t(F, (3, 2))}) -> {t(F, (3, 2))}\n    return %0 : {t(F, (3, 2))}',
+)
+add(
+    "batch_norm_grad",
+    [
+        (F, (4, 3), "normal"),
+        (F, (3,), "normal"),
+        (F, (3,), "normal"),
+        (F, (3,), "index"),
+        (F, (4, 3), "normal"),
+    ],
+    [t(F, (4, 3)), t(F, (3,)), t(F, (3,))],
+    f'    %0:3 = "stablehlo.batch_norm_grad"(%arg0, %arg1, %arg2, %arg3, %arg4) <{{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}}> : ({t(F, (4, 3))}, {t(F, (3,))}, {t(F, (3,))}, {t(F, (3,))}, {t(F, (4, 3))}) -> ({t(F, (4, 3))}, {t(F, (3,))}, {t(F, (3,))})\n    return %0#0, %0#1, %0#2 : {t(F, (4, 3))}, {t(F, (3,))}, {t(F, (3,))}',
+)
+add(
+    "get_dimension_size",
+    [(F, (5, 3), "normal")],
+    [t("s32", ())],
+    f"    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : ({t(F, (5, 3))}) -> tensor<i32>\n    return %0 : tensor<i32>",
+)
+add(
+    "clamp_scalar_bounds",
+    [(F, (), "normal"), (F, (N,), "edges"), (F, (), "normal")],
+    [t(F)],
+    f"    %0 = stablehlo.clamp %arg0, %arg1, %arg2 : (tensor<f32>, {t(F)}, tensor<f32>) -> {t(F)}\n    return %0 : {t(F)}",
+)
+add(
+    "rng_bit_generator_DEFAULT",
+    [("u64", (2,), "normal")],
+    [t("u64", (2,)), t("u64", (3,))],
+    f"    %0, %1 = stablehlo.rng_bit_generator %arg0, algorithm = DEFAULT : ({t('u64', (2,))}) -> ({t('u64', (2,))}, {t('u64', (3,))})\n    return %0, %1 : {t('u64', (2,))}, {t('u64', (3,))}",
+)
+add(
+    "all_gather_one_device",
+    [(F, (2, 3), "normal")],
+    [t(F, (2, 3))],
+    f'    %0 = "stablehlo.all_gather"(%arg0) <{{all_gather_dim = 1 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>}}> : ({t(F, (2, 3))}) -> {t(F, (2, 3))}\n    return %0 : {t(F, (2, 3))}',
+)
+add(
+    "reduce_scatter_one_device",
+    [(F, (2, 4), "normal")],
+    [t(F, (2, 4))],
+    f'    %0 = "stablehlo.reduce_scatter"(%arg0) <{{scatter_dimension = 1 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>}}> ({{\n    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n      %1 = stablehlo.add %a, %b : tensor<f32>\n      stablehlo.return %1 : tensor<f32>\n'
+    f"    }}) : ({t(F, (2, 4))}) -> {t(F, (2, 4))}\n    return %0 : {t(F, (2, 4))}",
+)
+add(
+    "all_to_all_one_device",
+    [(F, (2, 4), "normal")],
+    [t(F, (2, 4))],
+    f'    %0 = "stablehlo.all_to_all"(%arg0) <{{concat_dimension = 0 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>, split_count = 1 : i64, split_dimension = 1 : i64}}> : ({t(F, (2, 4))}) -> {t(F, (2, 4))}\n    return %0 : {t(F, (2, 4))}',
+)
+add(
+    "collective_permute_one_device",
+    [(F, (2, 4), "normal")],
+    [t(F, (2, 4))],
+    f'    %0 = "stablehlo.collective_permute"(%arg0) <{{source_target_pairs = dense<[[0, 0]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}}> : ({t(F, (2, 4))}) -> {t(F, (2, 4))}\n    return %0 : {t(F, (2, 4))}',
+)
+add(
+    "after_all_and_create_token",
+    [(F, (2,), "normal")],
+    [t(F, (2,))],
+    "    %t0 = stablehlo.create_token : !stablehlo.token\n    %t1 = stablehlo.after_all %t0, %t0 : !stablehlo.token\n"
+    f"    %0 = stablehlo.negate %arg0 : {t(F, (2,))}\n    return %0 : {t(F, (2,))}",
 )

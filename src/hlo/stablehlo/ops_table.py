@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ..errors import HloError
 from ..ir.attrs import (
     ComparisonDirection,
@@ -42,7 +44,7 @@ ELEMENTWISE: dict[str, Opcode] = {
     "multiply": Op_.MULTIPLY, "power": Op_.POWER, "remainder": Op_.REMAINDER, "shift_left": Op_.SHIFT_LEFT,
     "shift_right_arithmetic": Op_.SHIFT_RIGHT_ARITHMETIC, "shift_right_logical": Op_.SHIFT_RIGHT_LOGICAL,
     "subtract": Op_.SUBTRACT, "and": Op_.AND, "or": Op_.OR, "xor": Op_.XOR, "select": Op_.SELECT,
-    "clamp": Op_.CLAMP, "bitcast_convert": Op_.BITCAST_CONVERT, "reshape": Op_.RESHAPE, "tuple": Op_.TUPLE,
+    "bitcast_convert": Op_.BITCAST_CONVERT, "reshape": Op_.RESHAPE, "tuple": Op_.TUPLE,
     "replica_id": Op_.REPLICA_ID, "partition_id": Op_.PARTITION_ID, "after_all": Op_.AFTER_ALL,
     "create_token": Op_.AFTER_ALL, "dynamic_update_slice": Op_.DYNAMIC_UPDATE_SLICE,
 }  # fmt: skip
@@ -215,7 +217,37 @@ _dims_rule("stablehlo.transpose", Op_.TRANSPOSE, "permutation", "dimensions")
 _dims_rule("stablehlo.reverse", Op_.REVERSE, "dimensions", "dimensions")
 _dims_rule("stablehlo.concatenate", Op_.CONCATENATE, "dimension", "dimensions")
 _dims_rule("stablehlo.dynamic_slice", Op_.DYNAMIC_SLICE, "slice_sizes", "dynamic_slice_sizes")
-_dims_rule("stablehlo.get_dimension_size", Op_.GET_DIMENSION_SIZE, "dimension", "dimensions")
+
+
+@rule("stablehlo.get_dimension_size")
+def _get_dimension_size(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    """A static dimension's size is a constant (XLA's conversion folds it)."""
+    from ..literal import Literal
+
+    dim = int(scalar(op.attrs["dimension"]))
+    shape = cc.shape(ins[0])
+    if 0 <= dim < shape.rank and not shape.dynamic_dimensions[dim]:
+        out = op.result_types[0]
+        literal = Literal(out, np.array(shape.dimensions[dim], dtype=out.element_type.numpy_dtype))
+        return [cc.emit(Op_.CONSTANT, (), out, {"literal": literal}, op.pos)]
+    return one(cc, op, Op_.GET_DIMENSION_SIZE, ins, {"dimensions": (dim,)})
+
+
+@rule("stablehlo.clamp")
+def _clamp(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    """Scalar bounds are broadcast to the operand's shape first, as XLA's conversion does."""
+    out = op.result_types[0]
+    bounds = []
+    for k in (0, 2):
+        b = ins[k]
+        if cc.shape(b).rank == 0 and out.rank > 0:
+            b = cc.emit(
+                Op_.BROADCAST, (b,), Shape.array(out.element_type, out.dimensions), {"dimensions": ()}, op.pos
+            )
+        bounds.append(b)
+    return one(cc, op, Op_.CLAMP, [bounds[0], ins[1], bounds[1]])
+
+
 _dims_rule("stablehlo.set_dimension_size", Op_.SET_DIMENSION_SIZE, "dimension", "dimensions")
 
 

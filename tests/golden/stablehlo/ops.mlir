@@ -2524,6 +2524,12 @@ func.func public @main(%arg0: tensor<6x8xf32>, %arg1: tensor<2x3xf32>, %arg2: te
     return %0 : tensor<6x8xf32>
 }
 
+// ----- case pad
+func.func public @main(%arg0: tensor<3x4xf32>, %arg1: tensor<f32>) -> tensor<6x8xf32> {
+    %0 = stablehlo.pad %arg0, %arg1, low = [1, -1], high = [0, 2], interior = [1, 1] : (tensor<3x4xf32>, tensor<f32>) -> tensor<6x8xf32>
+    return %0 : tensor<6x8xf32>
+}
+
 // ----- case tuple_get_tuple_element
 func.func public @main(%arg0: tensor<2xf32>, %arg1: tensor<3xi32>) -> tensor<3xi32> {
     %0 = stablehlo.tuple %arg0, %arg1 : tuple<tensor<2xf32>, tensor<3xi32>>
@@ -2599,6 +2605,12 @@ func.func public @main(%arg0: tensor<3x4xf32>, %arg1: tensor<4xf32>) -> tensor<3
 func.func public @main(%arg0: tensor<1x6x6x2xf32>, %arg1: tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32> {
     %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<1x6x6x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
     return %0 : tensor<1x3x3x4xf32>
+}
+
+// ----- case convolution_generic
+func.func public @main(%arg0: tensor<2x4x5xf32>, %arg1: tensor<6x2x3xf32>) -> tensor<2x6x4xf32> {
+    %0 = "stablehlo.convolution"(%arg0, %arg1) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>, feature_group_count = 2 : i64, lhs_dilation = array<i64: 2>, padding = dense<[[1, 1]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 2>, window_strides = array<i64: 2>}> : (tensor<2x4x5xf32>, tensor<6x2x3xf32>) -> tensor<2x6x4xf32>
+    return %0 : tensor<2x6x4xf32>
 }
 
 // ----- case fft_FFT
@@ -3035,4 +3047,118 @@ func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
 func.func public @main(%arg0: tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
     %values, %indices = chlo.top_k(%arg0, k = 2) : tensor<3x6xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
     return %values, %indices : tensor<3x2xf32>, tensor<3x2xi32>
+}
+
+// ----- case chlo_is_inf_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xi1> {
+    %0 = chlo.is_inf %arg0 : tensor<8xf32> -> tensor<8xi1>
+    return %0 : tensor<8xi1>
+}
+
+// ----- case chlo_is_pos_inf_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xi1> {
+    %0 = chlo.is_pos_inf %arg0 : tensor<8xf32> -> tensor<8xi1>
+    return %0 : tensor<8xi1>
+}
+
+// ----- case chlo_is_neg_inf_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xi1> {
+    %0 = chlo.is_neg_inf %arg0 : tensor<8xf32> -> tensor<8xi1>
+    return %0 : tensor<8xi1>
+}
+
+// ----- case chlo_conj_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.conj %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_broadcast_add
+func.func public @main(%arg0: tensor<2x3xf32>, %arg1: tensor<3xf32>) -> tensor<2x3xf32> {
+    %0 = chlo.broadcast_add %arg0, %arg1 : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    return %0 : tensor<2x3xf32>
+}
+
+// ----- case chlo_broadcast_multiply_dims
+func.func public @main(%arg0: tensor<2x3xf32>, %arg1: tensor<3xf32>) -> tensor<2x3xf32> {
+    %0 = chlo.broadcast_multiply %arg0, %arg1 {broadcast_dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    return %0 : tensor<2x3xf32>
+}
+
+// ----- case chlo_broadcast_compare
+func.func public @main(%arg0: tensor<2x3xi32>, %arg1: tensor<1x3xi32>) -> tensor<2x3xi1> {
+    %0 = chlo.broadcast_compare %arg0, %arg1 {comparison_direction = #chlo<comparison_direction GE>} : (tensor<2x3xi32>, tensor<1x3xi32>) -> tensor<2x3xi1>
+    return %0 : tensor<2x3xi1>
+}
+
+// ----- case cholesky_lower
+func.func public @main(%arg0: tensor<3x3xf32>) -> tensor<3x3xf32> {
+    %0 = stablehlo.cholesky %arg0, lower = true : tensor<3x3xf32>
+    return %0 : tensor<3x3xf32>
+}
+
+// ----- case triangular_solve
+func.func public @main(%arg0: tensor<3x3xf32>, %arg1: tensor<3x2xf32>) -> tensor<3x2xf32> {
+    %0 = "stablehlo.triangular_solve"(%arg0, %arg1) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+    return %0 : tensor<3x2xf32>
+}
+
+// ----- case batch_norm_grad
+func.func public @main(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: tensor<3xf32>, %arg3: tensor<3xf32>, %arg4: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>) {
+    %0:3 = "stablehlo.batch_norm_grad"(%arg0, %arg1, %arg2, %arg3, %arg4) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>)
+    return %0#0, %0#1, %0#2 : tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// ----- case get_dimension_size
+func.func public @main(%arg0: tensor<5x3xf32>) -> tensor<i32> {
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<5x3xf32>) -> tensor<i32>
+    return %0 : tensor<i32>
+}
+
+// ----- case clamp_scalar_bounds
+func.func public @main(%arg0: tensor<f32>, %arg1: tensor<8xf32>, %arg2: tensor<f32>) -> tensor<8xf32> {
+    %0 = stablehlo.clamp %arg0, %arg1, %arg2 : (tensor<f32>, tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case rng_bit_generator_DEFAULT
+func.func public @main(%arg0: tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui64>) {
+    %0, %1 = stablehlo.rng_bit_generator %arg0, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui64>)
+    return %0, %1 : tensor<2xui64>, tensor<3xui64>
+}
+
+// ----- case all_gather_one_device
+func.func public @main(%arg0: tensor<2x3xf32>) -> tensor<2x3xf32> {
+    %0 = "stablehlo.all_gather"(%arg0) <{all_gather_dim = 1 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    return %0 : tensor<2x3xf32>
+}
+
+// ----- case reduce_scatter_one_device
+func.func public @main(%arg0: tensor<2x4xf32>) -> tensor<2x4xf32> {
+    %0 = "stablehlo.reduce_scatter"(%arg0) <{scatter_dimension = 1 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %1 = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %1 : tensor<f32>
+    }) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    return %0 : tensor<2x4xf32>
+}
+
+// ----- case all_to_all_one_device
+func.func public @main(%arg0: tensor<2x4xf32>) -> tensor<2x4xf32> {
+    %0 = "stablehlo.all_to_all"(%arg0) <{concat_dimension = 0 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>, split_count = 1 : i64, split_dimension = 1 : i64}> : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    return %0 : tensor<2x4xf32>
+}
+
+// ----- case collective_permute_one_device
+func.func public @main(%arg0: tensor<2x4xf32>) -> tensor<2x4xf32> {
+    %0 = "stablehlo.collective_permute"(%arg0) <{source_target_pairs = dense<[[0, 0]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}> : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    return %0 : tensor<2x4xf32>
+}
+
+// ----- case after_all_and_create_token
+func.func public @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+    %t0 = stablehlo.create_token : !stablehlo.token
+    %t1 = stablehlo.after_all %t0, %t0 : !stablehlo.token
+    %0 = stablehlo.negate %arg0 : tensor<2xf32>
+    return %0 : tensor<2xf32>
 }
