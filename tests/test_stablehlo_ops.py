@@ -15,8 +15,8 @@ import hlo
 FIXTURES = Path(__file__).parent / "golden" / "stablehlo"
 
 
-def _cases() -> dict[str, str]:
-    text = (FIXTURES / "ops.mlir").read_text()
+def _cases(file: str) -> dict[str, str]:
+    text = (FIXTURES / file).read_text()
     cases = {}
     for block in text.split("// ----- case ")[1:]:
         name, _, body = block.partition("\n")
@@ -24,7 +24,9 @@ def _cases() -> dict[str, str]:
     return cases
 
 
-CASES = _cases()
+CASES = _cases("ops.mlir")
+# The same modules in MLIR's generic form, as jaxlib's printer writes them.
+GENERIC = _cases("ops.generic.mlir")
 DATA = np.load(FIXTURES / "ops.npz")
 # Values XLA:CPU computes with its own approximations (complex transcendental functions are
 # expanded into real arithmetic by XLA's conversion; hlo uses NumPy's): equal within rounding.
@@ -46,9 +48,16 @@ def _widen(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def test_every_case_is_also_in_the_generic_form() -> None:
+    assert sorted(GENERIC) == sorted(CASES)
+    assert all(text.lstrip().startswith('"builtin.module"') for text in GENERIC.values())
+
+
+@pytest.mark.parametrize("form", ["pretty", "generic"])
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_op_case_matches_xla_cpu(name: str) -> None:
-    module = hlo.parse_stablehlo(CASES[name], f"ops.mlir:{name}")
+def test_op_case_matches_xla_cpu(name: str, form: str) -> None:
+    text = CASES[name] if form == "pretty" else GENERIC[name]
+    module = hlo.parse_stablehlo(text, f"ops.mlir:{name}")
     params = module.entry.parameter_shapes
     args = [DATA[f"{name}.arg{k}"].astype(s.element_type.numpy_dtype) for k, s in enumerate(params)]
     out = hlo.run(module, *args)

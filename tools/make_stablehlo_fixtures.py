@@ -107,6 +107,19 @@ def case_args(case: Case) -> list[np.ndarray]:
     return out
 
 
+def generic_form(case_text: str) -> str:
+    """A case (its `// ----- case NAME` line and module) with the module in MLIR's generic form,
+    as jaxlib's MLIR printer writes it."""
+    from jax._src.interpreters import mlir as jax_mlir
+    from jaxlib.mlir import ir
+
+    header, _, text = case_text.partition("\n")
+    with jax_mlir.make_ir_context():
+        module = ir.Module.parse(text)
+        generic = module.operation.get_asm(print_generic_op_form=True)
+    return f"{header}\n{generic.strip()}\n"
+
+
 def write_ops() -> None:
     texts, arrays = [], {}
     for case in CASES:
@@ -122,6 +135,7 @@ def write_ops() -> None:
         for k, o in enumerate(outs):
             arrays[f"{case.name}.out{k}"] = storable(o)
     (OUT / "ops.mlir").write_text("\n".join(texts))
+    (OUT / "ops.generic.mlir").write_text("\n".join(generic_form(t) for t in texts))
     np.savez_compressed(OUT / "ops.npz", **arrays)
     print(f"{len(texts)} op cases of {len(CASES)}")
 

@@ -10,7 +10,7 @@ from ..dtypes import PrimitiveType
 from ..ir.attrs import ComparisonDirection, ComparisonType
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from .attrs import Struct, ints, word
+from .attrs import Struct, ints, scalar, word
 from .convert import ComputationConverter
 from .ops_table import ELEMENTWISE, Handler, one, precisions
 from .syntax import Op
@@ -31,7 +31,7 @@ def chlo_rule(cc: ComputationConverter, op: Op) -> Handler:
         opcode = DIRECT[short]
         return lambda cc, op, ins: one(cc, op, opcode, ins)
     if short == "top_k":
-        k = int(op.attrs["k"])
+        k = int(scalar(op.attrs["k"]))
         return lambda cc, op, ins: one(cc, op, Op_.TOP_K, ins, {"k": k, "largest": True})
     if short.startswith("broadcast_") and (
         short[len("broadcast_") :] in ELEMENTWISE or short == "broadcast_compare"

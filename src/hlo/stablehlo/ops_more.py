@@ -290,22 +290,27 @@ def _custom_call(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
 
 
 # -- collectives ----------------------------------------------------------------------------------
-def _groups(value: Any) -> ExplicitReplicaGroups:
+def _rows(cc: ComputationConverter, value: Any) -> list[list[int]]:
+    """A 2-D integer attribute (replica groups, source-target pairs) as rows, splats expanded."""
+    if isinstance(value, Dense) and isinstance(value.type, Shape):
+        from .dense import dense_array
+
+        array = dense_array(cc.mc.c, value, value.type)
+        return [[int(x) for x in row] for row in array.reshape(array.shape[0] if array.ndim else 1, -1)]
+    return [[int(x) for x in row] for row in value]
+
+
+def _groups(cc: ComputationConverter, value: Any) -> ExplicitReplicaGroups:
     if value is None:
         return ExplicitReplicaGroups(())
-    rows = value.payload if isinstance(value, Dense) else value
-    if not isinstance(rows, list):
-        rows = [[rows]]
-    return ExplicitReplicaGroups(
-        tuple(tuple(int(x) for x in r if int(x) >= 0) for r in rows if isinstance(r, list))
-    )
+    return ExplicitReplicaGroups(tuple(tuple(x for x in row if x >= 0) for row in _rows(cc, value)))
 
 
-def _collective_attrs(op: Op) -> dict[str, Any]:
+def _collective_attrs(cc: ComputationConverter, op: Op) -> dict[str, Any]:
     a = op.attrs
     attrs: dict[str, Any] = {}
     if "replica_groups" in a:
-        attrs["replica_groups"] = _groups(a["replica_groups"])
+        attrs["replica_groups"] = _groups(cc, a["replica_groups"])
     handle = a.get("channel_handle")
     if isinstance(handle, Struct) and int(scalar(handle.get("handle", 0))) > 0:
         attrs["channel_id"] = int(scalar(handle.get("handle")))
@@ -317,7 +322,7 @@ def _collective_attrs(op: Op) -> dict[str, Any]:
 @rule("stablehlo.all_reduce", "stablehlo.reduce_scatter", "stablehlo.all_gather", "stablehlo.all_to_all")
 def _collective(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
     short = op.name.split(".", 1)[1]
-    attrs = _collective_attrs(op)
+    attrs = _collective_attrs(cc, op)
     if short in ("all_reduce", "reduce_scatter"):
         attrs["to_apply"] = cc.region(op.regions[0], op.pos)
     if short == "reduce_scatter":
@@ -366,16 +371,15 @@ def _all_to_all(cc: ComputationConverter, op: Op, ins: list[str], attrs: dict[st
 
 @rule("stablehlo.collective_permute")
 def _collective_permute(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
-    attrs = _collective_attrs(op)
-    pairs = op.attrs["source_target_pairs"]
-    rows = pairs.payload if isinstance(pairs, Dense) else pairs
-    attrs["source_target_pairs"] = tuple((int(r[0]), int(r[1])) for r in rows)
+    attrs = _collective_attrs(cc, op)
+    rows = _rows(cc, op.attrs["source_target_pairs"])
+    attrs["source_target_pairs"] = tuple((r[0], r[1]) for r in rows)
     return one(cc, op, Op_.COLLECTIVE_PERMUTE, ins, attrs)
 
 
 @rule("stablehlo.collective_broadcast")
 def _collective_broadcast(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
-    return one(cc, op, Op_.COLLECTIVE_BROADCAST, ins, _collective_attrs(op))
+    return one(cc, op, Op_.COLLECTIVE_BROADCAST, ins, _collective_attrs(cc, op))
 
 
 # -- linear algebra, batch norm -----------------------------------------------------------------
