@@ -205,9 +205,7 @@ KNOWN = {
     ("exponential_c", "log_c", "log_plus_one_c", "sqrt_c"): "XLA expands complex exp/log/log1p/sqrt into real arithmetic; hlo keeps the op",
     ("chlo_sinh", "chlo_cosh", "chlo_asin", "chlo_acos", "chlo_asinh", "chlo_acosh", "chlo_atanh"): "XLA expands these CHLO ops into formulas; hlo runs the HLO op of the same name",
     ("broadcast_in_dim", "chlo_broadcast_compare"): "XLA rewrites broadcasts with expanding size-1 or permuted dimensions into other reshape/transpose/broadcast chains",
-    ("iota_",): "XLA makes an iota along a minor dimension a 1-D iota and a broadcast",
     ("composite",): "XLA also keeps an unused copy of the decomposition function",
-    ("after_all_and_create_token",): "XLA drops the unused tokens (dead code)",
 }  # fmt: skip
 
 

@@ -254,7 +254,15 @@ class ComputationConverter:
         return self.tuple_of(values, rpos)
 
     def finish(self, name: str, root: str, pos: int) -> Computation:
-        return Computation(name, tuple(self.instructions), root, span=self.mc.span(pos))
+        """The computation, without the pure instructions nothing uses (XLA's conversion drops
+        dead code: MLIR's canonicalizer runs first)."""
+        live = {root}
+        for instr in reversed(self.instructions):
+            if instr.name in live or instr.opcode in _KEPT or _has_side_effect(instr):
+                live.add(instr.name)
+                live.update(instr.operands)
+        kept = tuple(i for i in self.instructions if i.name in live)
+        return Computation(name, kept, root, span=self.mc.span(pos))
 
     # -- regions ------------------------------------------------------------------------------
     def region(
@@ -302,6 +310,18 @@ class ComputationConverter:
         top = root(sub, returned, rpos) if root is not None else sub.result((returned, rpos), rpos)
         self.mc.computations.append(sub.finish(comp_name, top, pos))
         return comp_name
+
+
+# Kept even when unused: parameters, and ops with effects beyond their result.
+_KEPT = frozenset({
+    Opcode.PARAMETER, Opcode.INFEED, Opcode.OUTFEED, Opcode.SEND, Opcode.SEND_DONE, Opcode.RECV,
+    Opcode.RECV_DONE, Opcode.RNG, Opcode.ALL_REDUCE, Opcode.ALL_GATHER, Opcode.ALL_TO_ALL,
+    Opcode.REDUCE_SCATTER, Opcode.COLLECTIVE_PERMUTE, Opcode.COLLECTIVE_BROADCAST,
+})  # fmt: skip
+
+
+def _has_side_effect(instr: Instruction) -> bool:
+    return instr.opcode is Opcode.CUSTOM_CALL and bool(instr.attr("custom_call_has_side_effect"))
 
 
 def _block_pos(block: Block) -> int:

@@ -33,7 +33,7 @@ RULES: dict[str, Handler] = {}
 Op_ = Opcode
 
 ELEMENTWISE: dict[str, Opcode] = {
-    "abs": Op_.ABS, "cbrt": Op_.CBRT, "ceil": Op_.CEIL, "convert": Op_.CONVERT,
+    "abs": Op_.ABS, "cbrt": Op_.CBRT, "ceil": Op_.CEIL,
     "count_leading_zeros": Op_.CLZ, "cosine": Op_.COS, "exponential": Op_.EXP,
     "exponential_minus_one": Op_.EXPM1, "floor": Op_.FLOOR, "imag": Op_.IMAG, "is_finite": Op_.IS_FINITE,
     "log": Op_.LOG, "log_plus_one": Op_.LOG1P, "logistic": Op_.LOGISTIC, "not": Op_.NOT, "negate": Op_.NEGATE,
@@ -253,7 +253,22 @@ _dims_rule("stablehlo.set_dimension_size", Op_.SET_DIMENSION_SIZE, "dimension", 
 
 @rule("stablehlo.iota")
 def _iota(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
-    return one(cc, op, Op_.IOTA, ins, {"iota_dimension": int(scalar(op.attrs["iota_dimension"]))})
+    """An iota along one dimension of a multi-dimensional shape is a 1-D iota broadcast along
+    that dimension (XLA's canonical form)."""
+    dim = int(scalar(op.attrs["iota_dimension"]))
+    out = op.result_types[0]
+    if out.rank > 1 and 0 <= dim < out.rank:
+        line = Shape.array(out.element_type, (out.dimensions[dim],))
+        i = cc.emit(Op_.IOTA, (), line, {"iota_dimension": 0}, op.pos)
+        return [cc.emit(Op_.BROADCAST, (i,), out, {"dimensions": (dim,)}, op.pos)]
+    return one(cc, op, Op_.IOTA, ins, {"iota_dimension": dim})
+
+
+@rule("stablehlo.convert")
+def _convert(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    if cc.shape(ins[0]).element_type is op.result_types[0].element_type:
+        return [ins[0]]  # converting to the same type: XLA's canonicalizer drops it
+    return one(cc, op, Op_.CONVERT, ins)
 
 
 @rule("stablehlo.get_tuple_element")
