@@ -67,8 +67,11 @@ def test_module_level_errors() -> None:
 
 
 def test_a_result_shape_the_op_cannot_give_fails_verification_at_the_op() -> None:
-    body = "%0 = stablehlo.add %arg0, %arg0 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<3x4xf32>"
-    text = MAIN.format(body=body).replace("return %0 : tensor<4x3xf32>", "return %arg0 : tensor<4x3xf32>")
+    text = (
+        "func.func @main(%arg0: tensor<4x3xf32>) -> tensor<3x4xf32> {\n"
+        "  %0 = stablehlo.add %arg0, %arg0 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<3x4xf32>\n"
+        "  return %0 : tensor<3x4xf32>\n}\n"
+    )
     module = hlo.parse_stablehlo(text, "v.mlir")
     with pytest.raises(hlo.VerifyError, match=r"v\.mlir:2:3: error: .*add"):
         hlo.verify(module)
