@@ -491,3 +491,34 @@ def dot_algorithm(cc: ComputationConverter, op: Op, value: Any) -> DotAlgorithm:
 
 
 __all__ = ["HloError", "Raw", "make_window", "render_attr"]
+
+
+def _channel_attrs(op: Op) -> dict[str, Any]:
+    attrs: dict[str, Any] = {"is_host_transfer": bool(scalar(op.attrs.get("is_host_transfer", False)))}
+    handle = op.attrs.get("channel_handle")
+    if isinstance(handle, Struct):
+        attrs["channel_id"] = int(scalar(handle.get("handle", 0)))
+    return attrs
+
+
+@rule("stablehlo.send")
+def _send(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    """send + send-done; several inputs travel as one tuple."""
+    data = ins[0] if len(ins) == 2 else cc.tuple_of(ins[:-1], op.pos)
+    attrs = _channel_attrs(op)
+    shape = Shape.make_tuple([cc.shape(data), Shape.array("u32", ()), Shape.token()])
+    send = cc.emit(Op_.SEND, (data, ins[-1]), shape, attrs, op.pos)
+    return [cc.emit(Op_.SEND_DONE, (send,), Shape.token(), attrs, op.pos)]
+
+
+@rule("stablehlo.recv")
+def _recv(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    """recv + recv-done, read back element by element."""
+    values = op.result_types[:-1]
+    data = values[0] if len(values) == 1 else Shape.make_tuple(values)
+    attrs = _channel_attrs(op)
+    context = Shape.make_tuple([data, Shape.array("u32", ()), Shape.token()])
+    recv = cc.emit(Op_.RECV, ins, context, attrs, op.pos)
+    done = cc.emit(Op_.RECV_DONE, (recv,), Shape.make_tuple([data, Shape.token()]), attrs, op.pos)
+    got, token = cc.unpack(done, op.pos)
+    return ([got] if len(values) == 1 else cc.unpack(got, op.pos)) + [token]
