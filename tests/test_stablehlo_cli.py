@@ -94,3 +94,5 @@ def test_locations_name_instructions_as_xla_names_them() -> None:
     calls = [i.name.split(".")[0] for i in entry.instructions if i.opcode is hlo.Opcode.CALL]
     assert calls == ["jit_sort_", "jit_sort_", "jit_argsort_"]
     assert any(i.name.startswith("top_k.") and i.opcode is hlo.Opcode.TOP_K for i in entry.instructions)
+    call = next(i for i in entry.instructions if i.opcode is hlo.Opcode.CALL)
+    assert call.metadata is not None and call.metadata.op_name == "jit(fn)/jit(sort)"

@@ -17,6 +17,7 @@ from ..errors import HloError, Span
 from ..ir.computation import Computation
 from ..ir.frozen import FrozenDict
 from ..ir.instruction import Instruction
+from ..ir.metadata import OpMetadata
 from ..ir.module import ComputationLayout, Module, ModuleConfig
 from ..ir.opcode import Opcode
 from ..ops.registry import OpContext, spec
@@ -108,7 +109,10 @@ class ModuleConverter:
         comp = ComputationConverter(self)
         for k, ((value, shape), attrs) in enumerate(zip(func.args, func.arg_attrs)):
             generic = sharding_of(attrs, self, func.pos)
-            prefix = self.loc_name(func.body.arg_locs.get(value)) or f"Arg_{k}"
+            named = self.loc_name(func.body.arg_locs.get(value))
+            if named is not None:
+                generic["metadata"] = named[1]
+            prefix = named[0] if named else f"Arg_{k}"
             comp.values[value] = comp.emit(
                 Opcode.PARAMETER, (), shape, {"parameter_number": k}, func.pos, prefix=prefix, **generic
             )
@@ -120,10 +124,12 @@ class ModuleConverter:
         self.converting.discard(func.name)
         return name
 
-    def loc_name(self, loc: Any) -> str | None:
-        from .locations import loc_name
+    def loc_name(self, loc: Any) -> tuple[str, OpMetadata] | None:
+        """The instruction name and metadata an op's location gives (None without a name)."""
+        from .locations import loc_names
 
-        return loc_name(loc, self.mlir.aliases)
+        names = loc_names(loc, self.mlir.aliases)
+        return None if names is None else (names[0], OpMetadata(op_name=names[1]))
 
     def region_name(self) -> str:
         k = self.regions
@@ -173,7 +179,7 @@ class ComputationConverter:
         # that uses one gets its own copy (XLA's conversion clones constants into regions
         # rather than passing them in).
         self.constants: dict[str, Op] = dict(constants or {})
-        self.name_hint: str | None = None  # the name the current op's location gives
+        self.name_hint: tuple[str, OpMetadata] | None = None  # what the current op's loc gives
 
     def captures(self, blocks: list[Block]) -> list[str]:
         """The values of this computation a region uses (constants aside: they are cloned)."""
@@ -208,7 +214,10 @@ class ComputationConverter:
                 default = a.default_value(ctx)
                 if default is not None:
                     attrs[a.name] = default
-        name = self.mc.names.instruction(prefix or self.name_hint or opcode.text)
+        hint = self.name_hint
+        name = self.mc.names.instruction(prefix or (hint[0] if hint else opcode.text))
+        if hint is not None and "metadata" not in generic:
+            generic["metadata"] = hint[1]
         instr = Instruction(
             name, opcode, shape, tuple(operands), FrozenDict(attrs), span=self.mc.span(pos), **generic
         )
@@ -292,13 +301,15 @@ class ComputationConverter:
         else:
             for k, (name, shape) in enumerate(zip(names, shapes)):
                 default = f"Arg_{k}" if not captures else "Arg_"
+                named = self.mc.loc_name(block.arg_locs.get(name))
                 sub.values[name] = sub.emit(
                     Opcode.PARAMETER,
                     (),
                     shape,
                     {"parameter_number": k},
                     pos,
-                    prefix=self.mc.loc_name(block.arg_locs.get(name)) or default,
+                    prefix=named[0] if named else default,
+                    **({"metadata": named[1]} if named else {}),
                 )
         comp_name = self.mc.region_name()
         from .ops_table import convert_op

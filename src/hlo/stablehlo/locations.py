@@ -15,15 +15,17 @@ _ALIAS = re.compile(r"#[\w$.\-]+")
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
-def loc_name(loc: Any, aliases: dict[str, Any]) -> str | None:
-    """The instruction name `loc` (a Raw `loc(...)`) gives, or None."""
+def loc_names(loc: Any, aliases: dict[str, Any]) -> tuple[str, str] | None:
+    """(instruction name, op_name metadata) that `loc` (a Raw `loc(...)`) gives, or None: the
+    named location's last path component, sanitized, and its whole name."""
     if not isinstance(loc, Raw) or not loc.text.startswith("loc("):
         return None
-    name = _bare(loc.text[4:-1].strip(), aliases, 0)
-    if name is None:
+    full = _bare(loc.text[4:-1].strip(), aliases, 0)
+    if full is None:
         return None
-    name = name.rsplit("/", 1)[-1].rstrip(":")
-    return sanitized(name) if name else None
+    full = full.rstrip(":")
+    name = full.rsplit("/", 1)[-1]
+    return (sanitized(name), full) if name else None
 
 
 def _bare(text: str, aliases: dict[str, Any], depth: int) -> str | None:

@@ -97,7 +97,9 @@ def convert_op(cc: ComputationConverter, op: Op) -> None:
                 op.name_pos,
             )
     ins = [cc.value(v, op.pos) for v in op.operands]
-    outer_hint, cc.name_hint = cc.name_hint, cc.mc.loc_name(op.loc)
+    # Constants keep their opcode names (XLA's conversion merges them first, dropping locations).
+    hint = None if op.name == "stablehlo.constant" else cc.mc.loc_name(op.loc)
+    outer_hint, cc.name_hint = cc.name_hint, hint
     try:
         results = handler(cc, op, ins)
     except StableHloError:
