@@ -43,7 +43,9 @@ def test_infeed_outfeed_and_rng_run() -> None:
     m = hlo.parse_stablehlo(FEEDS, "feeds.mlir")
     hlo.verify(m)
     sink: list[object] = []
-    got, uniform = hlo.run(m, np.arange(3, dtype=np.float32), infeed=[(np.array([7, 8], np.int32),)], outfeed=sink)
+    got, uniform = hlo.run(
+        m, np.arange(3, dtype=np.float32), infeed=[(np.array([7, 8], np.int32),)], outfeed=sink
+    )
     np.testing.assert_array_equal(got, [7, 8])
     assert len(sink) == 1
     np.testing.assert_array_equal(sink[0][0], [0, 1, 2])  # type: ignore[index]

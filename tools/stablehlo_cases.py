@@ -145,6 +145,7 @@ CONVERTS += [
     for x in ["f16", "bf16", "f64", "s8", "s32", "s64", "u8", "u32", "pred", "f8e4m3fn", "f8e5m2", "s4", "u4"]
 ]
 CONVERTS += [("s32", "s8"), ("s64", "u32"), ("u8", "s8"), ("c64", "c128"), ("f64", "bf16"), ("s32", "pred")]
+CONVERTS += [("c64", "pred"), ("c128", "pred"), ("c64", "s32"), ("c128", "f32"), ("c64", "f64")]
 for a, b in CONVERTS:
     add(
         f"convert_{a}_{b}",

@@ -21,7 +21,7 @@ Op_ = Opcode
 # its own; hlo runs the op's kernel).
 DIRECT: dict[str, Opcode] = {
     "erf": Op_.ERF, "tan": Op_.TAN, "sinh": Op_.SINH, "cosh": Op_.COSH, "asin": Op_.ASIN,
-    "acos": Op_.ACOS, "asinh": Op_.ASINH, "acosh": Op_.ACOSH, "atanh": Op_.ATANH,
+    "acos": Op_.ACOS, "asinh": Op_.ASINH, "acosh": Op_.ACOSH, "atanh": Op_.ATANH, "mulhi": Op_.MULHI,
 }  # fmt: skip
 
 

@@ -27,8 +27,10 @@ def _element(value: Any, ptype: PrimitiveType, dtype: np.dtype[Any]) -> Any:
             raise ValueError("a hex bit pattern for a complex element")
         bits = np.array(value.bits, dtype=_bits_dtype(dtype))
         return bits.view(dtype)[()]
-    if isinstance(value, tuple):
-        re_, im = (_element(v, PrimitiveType.F64, np.dtype(np.float64)) for v in value)
+    if isinstance(value, tuple):  # (re, im), each in the complex type's part type
+        part = PrimitiveType.F32 if ptype is PrimitiveType.C64 else PrimitiveType.F64
+        part_dtype = np.dtype(np.float32 if part is PrimitiveType.F32 else np.float64)
+        re_, im = (_element(v, part, part_dtype) for v in value)
         return complex(float(re_), float(im))
     if isinstance(value, bool):
         return value

@@ -157,7 +157,8 @@ def _constant(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
     if not isinstance(value, Dense):
         raise cc.mc.error("stablehlo.constant needs a dense<...> value", op.name_pos)
     array = dense_array(cc.mc.c, value, shape)
-    if shape.dimensions and _is_splat(value):  # XLA's conversion: broadcast of a scalar constant
+    # A splat is a broadcast of a scalar constant in XLA's conversion.
+    if shape.dimensions and array.size and _is_splat(value):
         scalar_shape = Shape.array(shape.element_type, ())
         scalar_literal = Literal(scalar_shape, array.reshape(-1)[:1].reshape(()))
         c = cc.emit(Op_.CONSTANT, (), scalar_shape, {"literal": scalar_literal}, op.pos)
@@ -171,7 +172,7 @@ def _is_splat(value: Dense) -> bool:
     if isinstance(value.payload, HexBytes):
         width = value.type.element_type.byte_width if isinstance(value.type, Shape) else 0
         return len(value.payload.data) == width and not value.type.element_type.is_complex  # type: ignore[union-attr]
-    return not isinstance(value.payload, list)
+    return value.payload is not None and not isinstance(value.payload, list)
 
 
 @rule("stablehlo.compare")
@@ -268,8 +269,15 @@ def _iota(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
 
 @rule("stablehlo.convert")
 def _convert(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
-    if cc.shape(ins[0]).element_type is op.result_types[0].element_type:
+    source, target = cc.shape(ins[0]), op.result_types[0]
+    if source.element_type is target.element_type:
         return [ins[0]]  # converting to the same type: XLA's canonicalizer drops it
+    if source.element_type.is_complex and not target.element_type.is_complex:
+        # complex to real keeps the real part: XLA's conversion takes it first
+        part = Shape.array(source.element_type.complex_component_type, source.dimensions)
+        ins = [cc.emit(Op_.REAL, ins, part, None, op.pos)]
+        if part.element_type is target.element_type:
+            return ins
     return one(cc, op, Op_.CONVERT, ins)
 
 

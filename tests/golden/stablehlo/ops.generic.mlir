@@ -3472,6 +3472,51 @@
   }) : () -> ()
 }) : () -> ()
 
+// ----- case convert_c64_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_c128_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_c64_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_c128_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_c64_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
 // ----- case bitcast_convert_f32_s32
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({

@@ -2314,6 +2314,36 @@ func.func public @main(%arg0: tensor<8xi32>) -> tensor<8xi1> {
     return %0 : tensor<8xi1>
 }
 
+// ----- case convert_c64_pred
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xi1> {
+    %0 = stablehlo.convert %arg0 : (tensor<8xcomplex<f32>>) -> tensor<8xi1>
+    return %0 : tensor<8xi1>
+}
+
+// ----- case convert_c128_pred
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xi1> {
+    %0 = stablehlo.convert %arg0 : (tensor<8xcomplex<f64>>) -> tensor<8xi1>
+    return %0 : tensor<8xi1>
+}
+
+// ----- case convert_c64_s32
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xi32> {
+    %0 = stablehlo.convert %arg0 : (tensor<8xcomplex<f32>>) -> tensor<8xi32>
+    return %0 : tensor<8xi32>
+}
+
+// ----- case convert_c128_f32
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xf32> {
+    %0 = stablehlo.convert %arg0 : (tensor<8xcomplex<f64>>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case convert_c64_f64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xf64> {
+    %0 = stablehlo.convert %arg0 : (tensor<8xcomplex<f32>>) -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
 // ----- case bitcast_convert_f32_s32
 func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xi32> {
     %0 = stablehlo.bitcast_convert %arg0 : (tensor<8xf32>) -> tensor<8xi32>
