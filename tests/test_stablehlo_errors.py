@@ -10,6 +10,7 @@ import random
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import hlo
@@ -26,8 +27,8 @@ BAD = [
     ("%0 = stablehlo.add %arg0, %arg9 : tensor<4x3xf32>", r":2:3: error: use of undefined value %arg9"),
     ("%0 = stablehlo.transpose %arg0 : (tensor<4x3xf32>) -> tensor<4x3xf32>",
      r":2:8: error: stablehlo\.transpose: the attribute permutation is missing"),
-    ("%0 = stablehlo.dynamic_iota %arg0, dim = 0 : (tensor<4x3xf32>) -> tensor<4x3xf32>",
-     r":2:8: error: stablehlo\.dynamic_iota: dynamic shapes are not supported"),
+    ('%0 = "stablehlo.dynamic_pad"(%arg0, %arg0, %arg0, %arg0, %arg0) : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>',
+     r":2:8: error: stablehlo\.dynamic_pad: dynamic shapes are not supported"),
     ("%0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<4x3xf32>",
      r":2:32: error: the dense constant does not fit f32\[4,3\]\{1,0\}: 2 values for 12 elements"),
     ("%0 = stablehlo.add %arg0, %arg0 : tensor<4x?xf32>",
@@ -75,6 +76,26 @@ def test_a_result_shape_the_op_cannot_give_fails_verification_at_the_op() -> Non
     module = hlo.parse_stablehlo(text, "v.mlir")
     with pytest.raises(hlo.VerifyError, match=r"v\.mlir:2:3: error: .*add"):
         hlo.verify(module)
+
+
+def test_dynamic_ops_with_static_results_are_their_static_forms() -> None:
+    text = (
+        "func.func @main(%arg0: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<4x2xi32>, tensor<4x2x3xf32>) {\n"
+        "  %s = stablehlo.constant dense<[3, 2]> : tensor<2xi64>\n"
+        "  %0 = stablehlo.dynamic_reshape %arg0, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>\n"
+        "  %t = stablehlo.constant dense<[4, 2]> : tensor<2xi64>\n"
+        "  %1 = stablehlo.dynamic_iota %t, dim = 0 : (tensor<2xi64>) -> tensor<4x2xi32>\n"
+        "  %u = stablehlo.constant dense<[4, 2, 3]> : tensor<3xi64>\n"
+        "  %2 = stablehlo.dynamic_broadcast_in_dim %arg0, %u, dims = [1, 2] : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<4x2x3xf32>\n"
+        "  return %0, %1, %2 : tensor<3x2xf32>, tensor<4x2xi32>, tensor<4x2x3xf32>\n}\n"
+    )
+    module = hlo.parse_stablehlo(text)
+    ops = [i.opcode.text for i in module.entry.instructions]
+    assert "reshape" in ops and "iota" in ops and "broadcast" in ops
+    reshaped, iota, broadcast = hlo.run(module, np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.testing.assert_array_equal(reshaped, [[0, 1], [2, 3], [4, 5]])  # row-major, as the spec's reshape
+    np.testing.assert_array_equal(iota[:, 0], [0, 1, 2, 3])
+    np.testing.assert_array_equal(broadcast[3], [[0, 1, 2], [3, 4, 5]])
 
 
 def test_bounded_dynamic_dimensions_are_read_as_hlo_bounds() -> None:

@@ -51,13 +51,10 @@ ELEMENTWISE: dict[str, Opcode] = {
 UNSUPPORTED = {
     "uniform_quantize": "quantized types are not supported: HLO has no quantized element types",
     "uniform_dequantize": "quantized types are not supported: HLO has no quantized element types",
-    "dynamic_reshape": "dynamic shapes are not supported: use stablehlo.reshape with a static shape",
-    "dynamic_iota": "dynamic shapes are not supported: use stablehlo.iota with a static shape",
     "dynamic_pad": "dynamic shapes are not supported: use stablehlo.pad",
     "dynamic_gather": "dynamic shapes are not supported: use stablehlo.gather",
     "dynamic_conv": "dynamic shapes are not supported: use stablehlo.convolution",
     "real_dynamic_slice": "dynamic shapes are not supported: use stablehlo.slice",
-    "dynamic_broadcast_in_dim": "dynamic shapes are not supported: use stablehlo.broadcast_in_dim",
     "compute_reshape_shape": "dynamic shapes are not supported",
     "cstr_reshapable": "dynamic shapes are not supported",
     "einsum": "stablehlo.einsum is deprecated and has no HLO op: use dot_general",
@@ -200,6 +197,25 @@ def _broadcast_in_dim(cc: ComputationConverter, op: Op, ins: list[str]) -> list[
         ins = [cc.emit(Op_.RESHAPE, ins, reshaped, None, op.pos)]
         dims = tuple(dims[k] for k in kept)
     return one(cc, op, Op_.BROADCAST, ins, {"dimensions": dims})
+
+
+@rule("stablehlo.dynamic_iota", "stablehlo.dynamic_reshape", "stablehlo.dynamic_broadcast_in_dim")
+def _dynamic_made_static(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    """With a static result type, the shape operand says nothing the type does not: the op is its
+    static form (iota, reshape, broadcast_in_dim)."""
+    out = op.result_types[0]
+    if not out.is_static:
+        message = f"{op.name}: dynamic shapes are not supported (the result {out} is not static)"
+        raise cc.mc.error(message, op.name_pos)
+    static = {
+        "dynamic_iota": _iota, "dynamic_reshape": _reshape, "dynamic_broadcast_in_dim": _broadcast_in_dim,
+    }  # fmt: skip
+    data = [] if op.name.endswith("iota") else ins[:1]
+    return static[op.name.split(".", 1)[1]](cc, op, data)
+
+
+def _reshape(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    return one(cc, op, Op_.RESHAPE, ins)
 
 
 @rule("stablehlo.broadcast")

@@ -24,6 +24,7 @@ _DOTTED = re.compile(r"[A-Za-z_][\w$]*(?:\.[\w$]+)+")
 # Pretty keyword -> generic attribute name, per op (ops not listed keep the keyword).
 KEYWORDS: dict[str, dict[str, str]] = {
     "broadcast_in_dim": {"dims": "broadcast_dimensions"},
+    "dynamic_broadcast_in_dim": {"dims": "broadcast_dimensions"},
     "broadcast": {"sizes": "broadcast_sizes"},
     "transpose": {"dims": "permutation"},
     "reverse": {"dims": "dimensions"},
