@@ -17,6 +17,7 @@ from .physical_bytes import from_physical, to_physical
 from .replay.load import load
 from .runtime import Executable, RunOptions, compile_module, run
 from .shape import UNBOUNDED, Shape
+from .stablehlo import looks_like_stablehlo, parse_stablehlo
 from .text.parser import ParseOptions, parse_module
 from .text.print_options import PrintOptions
 from .text.shape_codec import parse_layout, parse_shape
@@ -57,11 +58,13 @@ __all__ = [
     "from_physical",
     "linear_index",
     "load",
+    "looks_like_stablehlo",
     "multi_index",
     "ops",
     "parse_layout",
     "parse_module",
     "parse_shape",
+    "parse_stablehlo",
     "register_c_custom_call",
     "register_custom_call",
     "run",

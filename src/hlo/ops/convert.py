@@ -186,7 +186,9 @@ def convert_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.n
         return lambda x: numerics.convert(x, target)
     s = source.complex_component_type if source.is_complex and not target.is_complex else source
     t = target.complex_component_type if target.is_complex else target
-    if target is P.PRED and s in (P.F32, P.F64):
+    if target is P.PRED and s in (P.F32, P.F64):  # of a complex value, its real part
+        if source.is_complex:
+            return lambda x: np.asarray(numerics.flush_denormals(np.ascontiguousarray(x.real)) != 0)
         return lambda x: np.asarray(numerics.flush_denormals(x) != 0)
     widening = t is P.F64 and s.is_floating_point and s is not P.F64
     narrowing = s is P.F64 and t.is_floating_point and t is not P.F64

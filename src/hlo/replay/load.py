@@ -1,8 +1,7 @@
-"""`hlo.load(path)`: a module from HLO text, an HloModuleProto / HloProto (binary or text format)
-or an HloSnapshot, the format told by the content, not the file name.
+"""`hlo.load(path)`: a module from HLO text, StableHLO MLIR, an HloModuleProto / HloProto (binary
+or text format) or an HloSnapshot, the format told by the content, not the file name.
 
-Detection is one list of (name, test, reader): a later reader (StableHLO `.mlir`, recognised by
-`module` / `func.func`) is one more entry in FORMATS."""
+Detection is one list of (name, test, reader), FORMATS: a new format is one more entry."""
 
 from __future__ import annotations
 
@@ -47,6 +46,19 @@ def _read_hlo_text(data: bytes, name: str) -> Loaded:
     return Loaded(parse_module(text, name), name, "hlo text")
 
 
+def _read_stablehlo(data: bytes, name: str) -> Loaded:
+    from ..stablehlo import parse_stablehlo
+
+    return Loaded(parse_stablehlo(data.decode("utf-8"), name), name, "stablehlo")
+
+
+def _looks_like_stablehlo(data: bytes) -> bool:
+    from ..stablehlo import looks_like_stablehlo
+
+    text = _is_text(data)
+    return text is not None and looks_like_stablehlo(text)
+
+
 def _read_text_proto(data: bytes, name: str) -> Loaded:
     return _from_decoded(decode_text(data.decode("utf-8"), name), name)
 
@@ -58,6 +70,7 @@ def _read_binary_proto(data: bytes, name: str) -> Loaded:
 # (format name, does the content look like it, read it); the first match reads the file.
 FORMATS: list[tuple[str, Callable[[bytes], bool], Callable[[bytes, str], Loaded]]] = [
     ("proto text", lambda d: (t := _is_text(d)) is not None and looks_like_text_proto(t), _read_text_proto),
+    ("stablehlo", _looks_like_stablehlo, _read_stablehlo),
     ("hlo text", lambda d: _is_text(d) is not None, _read_hlo_text),
     ("proto binary", lambda d: True, _read_binary_proto),
 ]

@@ -1,0 +1,4749 @@
+// ----- case abs_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.abs"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case abs_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.abs"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case abs_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.abs"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case abs_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.abs"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case abs_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>):
+    %0 = "stablehlo.abs"(%arg0) : (tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case abs_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>):
+    %0 = "stablehlo.abs"(%arg0) : (tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case abs_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>):
+    %0 = "stablehlo.abs"(%arg0) : (tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case abs_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.abs"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case abs_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.abs"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cbrt_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.cbrt"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cbrt_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.cbrt"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cbrt_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.cbrt"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cbrt_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.cbrt"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case ceil_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.ceil"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case ceil_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.ceil"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case ceil_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.ceil"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case ceil_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.ceil"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case floor_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.floor"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case floor_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.floor"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case floor_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.floor"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case floor_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.floor"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cosine_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.cosine"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cosine_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.cosine"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cosine_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.cosine"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cosine_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.cosine"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cosine_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.cosine"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cosine_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.cosine"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sine_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.sine"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sine_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.sine"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sine_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.sine"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sine_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.sine"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sine_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.sine"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sine_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.sine"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.exponential"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.exponential"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.exponential"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.exponential"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.exponential"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.exponential"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_minus_one_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.exponential_minus_one"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_minus_one_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.exponential_minus_one"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_minus_one_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.exponential_minus_one"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_minus_one_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.exponential_minus_one"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_minus_one_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.exponential_minus_one"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case exponential_minus_one_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.exponential_minus_one"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.log"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.log"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.log"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.log"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.log"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.log"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_plus_one_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.log_plus_one"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_plus_one_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.log_plus_one"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_plus_one_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.log_plus_one"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_plus_one_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.log_plus_one"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_plus_one_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.log_plus_one"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case log_plus_one_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.log_plus_one"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case logistic_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.logistic"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case logistic_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.logistic"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case logistic_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.logistic"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case logistic_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.logistic"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case logistic_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.logistic"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case logistic_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.logistic"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case negate_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.negate"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case not_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>):
+    %0 = "stablehlo.not"(%arg0) : (tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case not_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>):
+    %0 = "stablehlo.not"(%arg0) : (tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case not_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>):
+    %0 = "stablehlo.not"(%arg0) : (tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case not_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>):
+    %0 = "stablehlo.not"(%arg0) : (tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case not_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>):
+    %0 = "stablehlo.not"(%arg0) : (tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case not_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>):
+    %0 = "stablehlo.not"(%arg0) : (tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case not_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>):
+    %0 = "stablehlo.not"(%arg0) : (tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case not_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>):
+    %0 = "stablehlo.not"(%arg0) : (tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case not_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>):
+    %0 = "stablehlo.not"(%arg0) : (tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case popcnt_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>):
+    %0 = "stablehlo.popcnt"(%arg0) : (tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case popcnt_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>):
+    %0 = "stablehlo.popcnt"(%arg0) : (tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case popcnt_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>):
+    %0 = "stablehlo.popcnt"(%arg0) : (tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case popcnt_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>):
+    %0 = "stablehlo.popcnt"(%arg0) : (tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case popcnt_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>):
+    %0 = "stablehlo.popcnt"(%arg0) : (tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case popcnt_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>):
+    %0 = "stablehlo.popcnt"(%arg0) : (tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case popcnt_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>):
+    %0 = "stablehlo.popcnt"(%arg0) : (tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case popcnt_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>):
+    %0 = "stablehlo.popcnt"(%arg0) : (tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case count_leading_zeros_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>):
+    %0 = "stablehlo.count_leading_zeros"(%arg0) : (tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case count_leading_zeros_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>):
+    %0 = "stablehlo.count_leading_zeros"(%arg0) : (tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case count_leading_zeros_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>):
+    %0 = "stablehlo.count_leading_zeros"(%arg0) : (tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case count_leading_zeros_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>):
+    %0 = "stablehlo.count_leading_zeros"(%arg0) : (tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case count_leading_zeros_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>):
+    %0 = "stablehlo.count_leading_zeros"(%arg0) : (tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case count_leading_zeros_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>):
+    %0 = "stablehlo.count_leading_zeros"(%arg0) : (tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case count_leading_zeros_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>):
+    %0 = "stablehlo.count_leading_zeros"(%arg0) : (tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case count_leading_zeros_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>):
+    %0 = "stablehlo.count_leading_zeros"(%arg0) : (tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case round_nearest_afz_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.round_nearest_afz"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case round_nearest_afz_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.round_nearest_afz"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case round_nearest_afz_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.round_nearest_afz"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case round_nearest_afz_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.round_nearest_afz"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case round_nearest_even_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.round_nearest_even"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case round_nearest_even_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.round_nearest_even"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case round_nearest_even_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.round_nearest_even"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case round_nearest_even_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.round_nearest_even"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case rsqrt_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.rsqrt"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case rsqrt_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.rsqrt"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case rsqrt_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.rsqrt"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case rsqrt_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.rsqrt"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case rsqrt_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.rsqrt"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case rsqrt_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.rsqrt"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sqrt_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.sqrt"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sqrt_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.sqrt"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sqrt_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.sqrt"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sqrt_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.sqrt"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sqrt_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.sqrt"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sqrt_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.sqrt"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sign_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.sign"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sign_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.sign"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sign_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.sign"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sign_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.sign"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sign_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>):
+    %0 = "stablehlo.sign"(%arg0) : (tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sign_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>):
+    %0 = "stablehlo.sign"(%arg0) : (tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sign_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>):
+    %0 = "stablehlo.sign"(%arg0) : (tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sign_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.sign"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sign_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.sign"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tan_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.tan"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tan_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.tan"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tan_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.tan"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tan_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.tan"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tan_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.tan"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tan_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.tan"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tanh_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.tanh"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tanh_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.tanh"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tanh_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.tanh"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tanh_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.tanh"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tanh_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.tanh"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tanh_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.tanh"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case is_finite_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.is_finite"(%arg0) : (tensor<8xf16>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case is_finite_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.is_finite"(%arg0) : (tensor<8xbf16>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case is_finite_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.is_finite"(%arg0) : (tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case is_finite_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.is_finite"(%arg0) : (tensor<8xf64>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case real_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.real"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case imag_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.imag"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case complex_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.complex"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case real_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.real"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case imag_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.imag"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case complex_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.complex"(%arg0, %arg1) : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>, %arg1: tensor<8xf16>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>, tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>, %arg1: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xcomplex<f32>>, tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>, tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>, %arg1: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xcomplex<f64>>, tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case add_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>, %arg1: tensor<8xf16>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>, tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>, %arg1: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xcomplex<f32>>, tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case subtract_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>, tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>, %arg1: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.subtract"(%arg0, %arg1) : (tensor<8xcomplex<f64>>, tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>, %arg1: tensor<8xf16>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>, tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>, %arg1: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xcomplex<f32>>, tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>, tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>, %arg1: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xcomplex<f64>>, tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case multiply_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>, %arg1: tensor<8xf16>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>, tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>, %arg1: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xcomplex<f32>>, tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case divide_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>, tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>, %arg1: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.divide"(%arg0, %arg1) : (tensor<8xcomplex<f64>>, tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>, %arg1: tensor<8xf16>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case remainder_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.remainder"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>, %arg1: tensor<8xf16>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case maximum_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.maximum"(%arg0, %arg1) : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>, %arg1: tensor<8xf16>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case minimum_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.minimum"(%arg0, %arg1) : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case power_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>, %arg1: tensor<8xf16>):
+    %0 = "stablehlo.power"(%arg0, %arg1) : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case power_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.power"(%arg0, %arg1) : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case power_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.power"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case power_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.power"(%arg0, %arg1) : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case power_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.power"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case power_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.power"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case power_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.power"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case atan2_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>, %arg1: tensor<8xf16>):
+    %0 = "stablehlo.atan2"(%arg0, %arg1) : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case atan2_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.atan2"(%arg0, %arg1) : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case atan2_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.atan2"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case atan2_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.atan2"(%arg0, %arg1) : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case and_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.and"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case and_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.and"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case and_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.and"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case and_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.and"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case and_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.and"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case and_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.and"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case and_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.and"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case and_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.and"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case and_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.and"(%arg0, %arg1) : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case or_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.or"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case or_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.or"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case or_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.or"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case or_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.or"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case or_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.or"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case or_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.or"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case or_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.or"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case or_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.or"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case or_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.or"(%arg0, %arg1) : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case xor_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.xor"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case xor_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.xor"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case xor_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.xor"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case xor_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.xor"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case xor_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.xor"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case xor_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.xor"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case xor_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.xor"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case xor_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.xor"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case xor_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.xor"(%arg0, %arg1) : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_left_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.shift_left"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_left_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.shift_left"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_left_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.shift_left"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_left_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.shift_left"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_left_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.shift_left"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_left_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.shift_left"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_left_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.shift_left"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_left_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.shift_left"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_arithmetic_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.shift_right_arithmetic"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_arithmetic_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.shift_right_arithmetic"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_arithmetic_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.shift_right_arithmetic"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_arithmetic_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.shift_right_arithmetic"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_arithmetic_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.shift_right_arithmetic"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_arithmetic_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.shift_right_arithmetic"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_arithmetic_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.shift_right_arithmetic"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_arithmetic_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.shift_right_arithmetic"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_logical_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>, %arg1: tensor<8xi8>):
+    %0 = "stablehlo.shift_right_logical"(%arg0, %arg1) : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_logical_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>):
+    %0 = "stablehlo.shift_right_logical"(%arg0, %arg1) : (tensor<8xi16>, tensor<8xi16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_logical_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.shift_right_logical"(%arg0, %arg1) : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_logical_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>, %arg1: tensor<8xi64>):
+    %0 = "stablehlo.shift_right_logical"(%arg0, %arg1) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_logical_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>, %arg1: tensor<8xui8>):
+    %0 = "stablehlo.shift_right_logical"(%arg0, %arg1) : (tensor<8xui8>, tensor<8xui8>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_logical_u16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui16>, %arg1: tensor<8xui16>):
+    %0 = "stablehlo.shift_right_logical"(%arg0, %arg1) : (tensor<8xui16>, tensor<8xui16>) -> tensor<8xui16>
+    "func.return"(%0) : (tensor<8xui16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_logical_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.shift_right_logical"(%arg0, %arg1) : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case shift_right_logical_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui64>, %arg1: tensor<8xui64>):
+    %0 = "stablehlo.shift_right_logical"(%arg0, %arg1) : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_EQ_f32_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_EQ_f32_TOTALORDER
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type TOTALORDER>, comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_EQ_s32_SIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_EQ_u32_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_EQ_bf16_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_EQ_pred_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_EQ_f64_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_NE_f32_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_NE_f32_TOTALORDER
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type TOTALORDER>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_NE_s32_SIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_NE_u32_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_NE_bf16_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_NE_pred_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_NE_f64_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LT_f32_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LT_f32_TOTALORDER
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type TOTALORDER>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LT_s32_SIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LT_u32_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LT_bf16_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LT_pred_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LT_f64_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LE_f32_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LE_f32_TOTALORDER
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type TOTALORDER>, comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LE_s32_SIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LE_u32_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LE_bf16_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LE_pred_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_LE_f64_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GT_f32_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GT_f32_TOTALORDER
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type TOTALORDER>, comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GT_s32_SIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GT_u32_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GT_bf16_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GT_pred_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GT_f64_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GE_f32_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GE_f32_TOTALORDER
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type TOTALORDER>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GE_s32_SIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GE_u32_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<8xui32>, tensor<8xui32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GE_bf16_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GE_pred_UNSIGNED
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type UNSIGNED>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case compare_GE_f64_FLOAT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>, %arg1: tensor<8xf64>):
+    %0 = "stablehlo.compare"(%arg0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_s64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xi64>
+    "func.return"(%0) : (tensor<8xi64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xui8>
+    "func.return"(%0) : (tensor<8xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_f8e4m3fn
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf8E4M3FN>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xf8E4M3FN>
+    "func.return"(%0) : (tensor<8xf8E4M3FN>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_f8e5m2
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf8E5M2>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xf8E5M2>
+    "func.return"(%0) : (tensor<8xf8E5M2>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_s4
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi4>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xi4>
+    "func.return"(%0) : (tensor<8xi4>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f32_u4
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xui4>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf32>) -> tensor<8xui4>
+    "func.return"(%0) : (tensor<8xui4>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f16_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf16>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_bf16_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xbf16>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f64_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf64>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_s8_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi8>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi8>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xi8>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_s32_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xi32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_s64_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xi64>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_u8_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xui8>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_u32_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xui32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_pred_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xi1>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f8e4m3fn_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf8E4M3FN>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf8E4M3FN>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf8E4M3FN>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f8e5m2_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf8E5M2>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf8E5M2>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf8E5M2>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_s4_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi4>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi4>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xi4>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_u4_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui4>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui4>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xui4>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_s32_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xi32>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_s64_u32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi64>) -> tensor<8xui32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi64>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xi64>) -> tensor<8xui32>
+    "func.return"(%0) : (tensor<8xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_u8_s8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>) -> tensor<8xi8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xui8>) -> tensor<8xi8>
+    "func.return"(%0) : (tensor<8xi8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_c64_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_f64_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xf64>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_s32_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xi32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_c64_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_c128_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_c64_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_c128_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convert_c64_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "stablehlo.convert"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case bitcast_convert_f32_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.bitcast_convert"(%arg0) : (tensor<8xf32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case bitcast_convert_f32_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8x4xui8>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.bitcast_convert"(%arg0) : (tensor<8xf32>) -> tensor<8x4xui8>
+    "func.return"(%0) : (tensor<8x4xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case bitcast_convert_f64_u64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xui64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "stablehlo.bitcast_convert"(%arg0) : (tensor<8xf64>) -> tensor<8xui64>
+    "func.return"(%0) : (tensor<8xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case bitcast_convert_bf16_s16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xi16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.bitcast_convert"(%arg0) : (tensor<8xbf16>) -> tensor<8xi16>
+    "func.return"(%0) : (tensor<8xi16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case bitcast_convert_u8_f8e4m3fn
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xui8>) -> tensor<8xf8E4M3FN>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xui8>):
+    %0 = "stablehlo.bitcast_convert"(%arg0) : (tensor<8xui8>) -> tensor<8xf8E4M3FN>
+    "func.return"(%0) : (tensor<8xf8E4M3FN>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case select_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xf32>, %arg2: tensor<8xf32>):
+    %0 = "stablehlo.select"(%arg0, %arg1, %arg2) : (tensor<8xi1>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case clamp_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>, %arg2: tensor<8xf32>):
+    %0 = "stablehlo.clamp"(%arg0, %arg1, %arg2) : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case select_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi32>, %arg2: tensor<8xi32>):
+    %0 = "stablehlo.select"(%arg0, %arg1, %arg2) : (tensor<8xi1>, tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case clamp_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi32>, tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi32>, %arg1: tensor<8xi32>, %arg2: tensor<8xi32>):
+    %0 = "stablehlo.clamp"(%arg0, %arg1, %arg2) : (tensor<8xi32>, tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    "func.return"(%0) : (tensor<8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case select_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xbf16>, %arg2: tensor<8xbf16>):
+    %0 = "stablehlo.select"(%arg0, %arg1, %arg2) : (tensor<8xi1>, tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case clamp_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>, %arg1: tensor<8xbf16>, %arg2: tensor<8xbf16>):
+    %0 = "stablehlo.clamp"(%arg0, %arg1, %arg2) : (tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case select_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>, %arg2: tensor<8xi1>):
+    %0 = "stablehlo.select"(%arg0, %arg1, %arg2) : (tensor<8xi1>, tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case clamp_pred
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xi1>, tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xi1>, %arg1: tensor<8xi1>, %arg2: tensor<8xi1>):
+    %0 = "stablehlo.clamp"(%arg0, %arg1, %arg2) : (tensor<8xi1>, tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_precision_f32_e5m10
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 5 : i32, mantissa_bits = 10 : i32}> : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_precision_f32_e8m7
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 8 : i32, mantissa_bits = 7 : i32}> : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_precision_f32_e4m3
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 4 : i32, mantissa_bits = 3 : i32}> : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_precision_f32_e5m2
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 5 : i32, mantissa_bits = 2 : i32}> : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_precision_f32_e1m0
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 1 : i32, mantissa_bits = 0 : i32}> : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_precision_bf16_e5m10
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 5 : i32, mantissa_bits = 10 : i32}> : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_precision_bf16_e8m7
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 8 : i32, mantissa_bits = 7 : i32}> : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_precision_bf16_e4m3
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 4 : i32, mantissa_bits = 3 : i32}> : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_precision_bf16_e5m2
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 5 : i32, mantissa_bits = 2 : i32}> : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_precision_bf16_e1m0
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "stablehlo.reduce_precision"(%arg0) <{exponent_bits = 1 : i32, mantissa_bits = 0 : i32}> : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case broadcast_in_dim
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<1x3xf32>) -> tensor<2x4x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<1x3xf32>):
+    %0 = "stablehlo.broadcast_in_dim"(%arg0) <{broadcast_dimensions = array<i64: 1, 2>}> : (tensor<1x3xf32>) -> tensor<2x4x3xf32>
+    "func.return"(%0) : (tensor<2x4x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case broadcast_in_dim_transposing
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3xi32>) -> tensor<3x4x2xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3xi32>):
+    %0 = "stablehlo.broadcast_in_dim"(%arg0) <{broadcast_dimensions = array<i64: 2, 0>}> : (tensor<2x3xi32>) -> tensor<3x4x2xi32>
+    "func.return"(%0) : (tensor<3x4x2xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case broadcast
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3xf32>) -> tensor<4x2x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3xf32>):
+    %0 = "stablehlo.broadcast"(%arg0) <{broadcast_sizes = array<i64: 4>}> : (tensor<2x3xf32>) -> tensor<4x2x3xf32>
+    "func.return"(%0) : (tensor<4x2x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reshape
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3x4xf32>) -> tensor<6x4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3x4xf32>):
+    %0 = "stablehlo.reshape"(%arg0) : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+    "func.return"(%0) : (tensor<6x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case transpose
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3x4xbf16>) -> tensor<4x2x3xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3x4xbf16>):
+    %0 = "stablehlo.transpose"(%arg0) <{permutation = array<i64: 2, 0, 1>}> : (tensor<2x3x4xbf16>) -> tensor<4x2x3xbf16>
+    "func.return"(%0) : (tensor<4x2x3xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reverse
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x4xf32>) -> tensor<3x4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x4xf32>):
+    %0 = "stablehlo.reverse"(%arg0) <{dimensions = array<i64: 0, 1>}> : (tensor<3x4xf32>) -> tensor<3x4xf32>
+    "func.return"(%0) : (tensor<3x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case concatenate
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<6x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3xf32>, %arg1: tensor<4x3xf32>):
+    %0 = "stablehlo.concatenate"(%arg0, %arg1) <{dimension = 0 : i64}> : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<6x3xf32>
+    "func.return"(%0) : (tensor<6x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case slice_strided
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<6x8xf32>) -> tensor<3x2xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<6x8xf32>):
+    %0 = "stablehlo.slice"(%arg0) <{limit_indices = array<i64: 6, 7>, start_indices = array<i64: 0, 1>, strides = array<i64: 2, 3>}> : (tensor<6x8xf32>) -> tensor<3x2xf32>
+    "func.return"(%0) : (tensor<3x2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case iota_u8
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> tensor<3x4xui8>, sym_name = "main", sym_visibility = "public"}> ({
+    %0 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<3x4xui8>
+    "func.return"(%0) : (tensor<3x4xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case iota_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> tensor<5xf32>, sym_name = "main", sym_visibility = "public"}> ({
+    %0 = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<5xf32>
+    "func.return"(%0) : (tensor<5xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dynamic_slice
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<6x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<6x8xf32>, %arg1: tensor<i32>, %arg2: tensor<i32>):
+    %0 = "stablehlo.dynamic_slice"(%arg0, %arg1, %arg2) <{slice_sizes = array<i64: 2, 3>}> : (tensor<6x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+    "func.return"(%0) : (tensor<2x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dynamic_update_slice
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<6x8xf32>, tensor<2x3xf32>, tensor<i64>, tensor<i64>) -> tensor<6x8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<6x8xf32>, %arg1: tensor<2x3xf32>, %arg2: tensor<i64>, %arg3: tensor<i64>):
+    %0 = "stablehlo.dynamic_update_slice"(%arg0, %arg1, %arg2, %arg3) : (tensor<6x8xf32>, tensor<2x3xf32>, tensor<i64>, tensor<i64>) -> tensor<6x8xf32>
+    "func.return"(%0) : (tensor<6x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case pad
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x4xf32>, tensor<f32>) -> tensor<6x8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x4xf32>, %arg1: tensor<f32>):
+    %0 = "stablehlo.pad"(%arg0, %arg1) <{edge_padding_high = array<i64: 0, 2>, edge_padding_low = array<i64: 1, -1>, interior_padding = array<i64: 1, 1>}> : (tensor<3x4xf32>, tensor<f32>) -> tensor<6x8xf32>
+    "func.return"(%0) : (tensor<6x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case tuple_get_tuple_element
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2xf32>, tensor<3xi32>) -> tensor<3xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2xf32>, %arg1: tensor<3xi32>):
+    %0 = "stablehlo.tuple"(%arg0, %arg1) : (tensor<2xf32>, tensor<3xi32>) -> tuple<tensor<2xf32>, tensor<3xi32>>
+    %1 = "stablehlo.get_tuple_element"(%0) <{index = 1 : i32}> : (tuple<tensor<2xf32>, tensor<3xi32>>) -> tensor<3xi32>
+    "func.return"(%1) : (tensor<3xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case optimization_barrier
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2xf32>, tensor<3xi32>) -> (tensor<2xf32>, tensor<3xi32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2xf32>, %arg1: tensor<3xi32>):
+    %0:2 = "stablehlo.optimization_barrier"(%arg0, %arg1) : (tensor<2xf32>, tensor<3xi32>) -> (tensor<2xf32>, tensor<3xi32>)
+    "func.return"(%0#0, %0#1) : (tensor<2xf32>, tensor<3xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case constants
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> (tensor<2x2xf32>, tensor<2xcomplex<f32>>, tensor<3xi1>, tensor<2xbf16>, tensor<2xui8>), sym_name = "main", sym_visibility = "public"}> ({
+    %0 = "stablehlo.constant"() <{value = dense<[[1.500000e+00, -2.000000e+00], [0x7FC00000, 0xFF800000]]> : tensor<2x2xf32>}> : () -> tensor<2x2xf32>
+    %1 = "stablehlo.constant"() <{value = dense<[(1.000000e+00,2.000000e+00), (-0.000000e+00,3.500000e+00)]> : tensor<2xcomplex<f32>>}> : () -> tensor<2xcomplex<f32>>
+    %2 = "stablehlo.constant"() <{value = dense<[true, false, true]> : tensor<3xi1>}> : () -> tensor<3xi1>
+    %3 = "stablehlo.constant"() <{value = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xbf16>}> : () -> tensor<2xbf16>
+    %4 = "stablehlo.constant"() <{value = dense<255> : tensor<2xui8>}> : () -> tensor<2xui8>
+    "func.return"(%0, %1, %2, %3, %4) : (tensor<2x2xf32>, tensor<2xcomplex<f32>>, tensor<3xi1>, tensor<2xbf16>, tensor<2xui8>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dot_general_f32_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3x4xf32>, %arg1: tensor<2x4x5xf32>):
+    %0 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]}> : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+    "func.return"(%0) : (tensor<2x3x5xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dot_general_f64_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3x4xf64>, tensor<2x4x5xf64>) -> tensor<2x3x5xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3x4xf64>, %arg1: tensor<2x4x5xf64>):
+    %0 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]}> : (tensor<2x3x4xf64>, tensor<2x4x5xf64>) -> tensor<2x3x5xf64>
+    "func.return"(%0) : (tensor<2x3x5xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dot_general_bf16_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3x4xbf16>, tensor<2x4x5xbf16>) -> tensor<2x3x5xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3x4xbf16>, %arg1: tensor<2x4x5xbf16>):
+    %0 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]}> : (tensor<2x3x4xbf16>, tensor<2x4x5xbf16>) -> tensor<2x3x5xbf16>
+    "func.return"(%0) : (tensor<2x3x5xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dot_general_s32_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3x4xi32>, tensor<2x4x5xi32>) -> tensor<2x3x5xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3x4xi32>, %arg1: tensor<2x4x5xi32>):
+    %0 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]}> : (tensor<2x3x4xi32>, tensor<2x4x5xi32>) -> tensor<2x3x5xi32>
+    "func.return"(%0) : (tensor<2x3x5xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dot_general_s8_s32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3x4xi8>, tensor<2x4x5xi8>) -> tensor<2x3x5xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3x4xi8>, %arg1: tensor<2x4x5xi8>):
+    %0 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]}> : (tensor<2x3x4xi8>, tensor<2x4x5xi8>) -> tensor<2x3x5xi32>
+    "func.return"(%0) : (tensor<2x3x5xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dot_general_c64_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3x4xcomplex<f32>>, tensor<2x4x5xcomplex<f32>>) -> tensor<2x3x5xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3x4xcomplex<f32>>, %arg1: tensor<2x4x5xcomplex<f32>>):
+    %0 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]}> : (tensor<2x3x4xcomplex<f32>>, tensor<2x4x5xcomplex<f32>>) -> tensor<2x3x5xcomplex<f32>>
+    "func.return"(%0) : (tensor<2x3x5xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dot_general_f16_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3x4xf16>, tensor<2x4x5xf16>) -> tensor<2x3x5xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3x4xf16>, %arg1: tensor<2x4x5xf16>):
+    %0 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]}> : (tensor<2x3x4xf16>, tensor<2x4x5xf16>) -> tensor<2x3x5xf32>
+    "func.return"(%0) : (tensor<2x3x5xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dot
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x4xf32>, %arg1: tensor<4xf32>):
+    %0 = "stablehlo.dot"(%arg0, %arg1) : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
+    "func.return"(%0) : (tensor<3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convolution
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<1x6x6x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<1x6x6x2xf32>, %arg1: tensor<3x3x2x4xf32>):
+    %0 = "stablehlo.convolution"(%arg0, %arg1) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 1, 1>, padding = dense<1> : tensor<2x2xi64>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], rhs_dilation = array<i64: 1, 1>, window_reversal = array<i1: false, false>, window_strides = array<i64: 2, 2>}> : (tensor<1x6x6x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+    "func.return"(%0) : (tensor<1x3x3x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case convolution_generic
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x4x5xf32>, tensor<6x2x3xf32>) -> tensor<2x6x4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x4x5xf32>, %arg1: tensor<6x2x3xf32>):
+    %0 = "stablehlo.convolution"(%arg0, %arg1) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>, feature_group_count = 2 : i64, lhs_dilation = array<i64: 2>, padding = dense<1> : tensor<1x2xi64>, rhs_dilation = array<i64: 2>, window_strides = array<i64: 2>}> : (tensor<2x4x5xf32>, tensor<6x2x3xf32>) -> tensor<2x6x4xf32>
+    "func.return"(%0) : (tensor<2x6x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case fft_FFT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x8xcomplex<f32>>) -> tensor<3x8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x8xcomplex<f32>>):
+    %0 = "stablehlo.fft"(%arg0) <{fft_length = array<i64: 8>, fft_type = #stablehlo<fft_type FFT>}> : (tensor<3x8xcomplex<f32>>) -> tensor<3x8xcomplex<f32>>
+    "func.return"(%0) : (tensor<3x8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case fft_IFFT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x4xcomplex<f64>>) -> tensor<4x4xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<4x4xcomplex<f64>>):
+    %0 = "stablehlo.fft"(%arg0) <{fft_length = array<i64: 4, 4>, fft_type = #stablehlo<fft_type IFFT>}> : (tensor<4x4xcomplex<f64>>) -> tensor<4x4xcomplex<f64>>
+    "func.return"(%0) : (tensor<4x4xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case fft_RFFT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x8xf32>):
+    %0 = "stablehlo.fft"(%arg0) <{fft_length = array<i64: 8>, fft_type = #stablehlo<fft_type RFFT>}> : (tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>>
+    "func.return"(%0) : (tensor<2x5xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case fft_IRFFT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x5xcomplex<f32>>) -> tensor<2x8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x5xcomplex<f32>>):
+    %0 = "stablehlo.fft"(%arg0) <{fft_length = array<i64: 8>, fft_type = #stablehlo<fft_type IRFFT>}> : (tensor<2x5xcomplex<f32>>) -> tensor<2x8xf32>
+    "func.return"(%0) : (tensor<2x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_applies
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x4xf32>) -> tensor<4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x4xf32>):
+    %0 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+    %1 = "stablehlo.reduce"(%arg0, %0) <{dimensions = array<i64: 0>}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %2 = "stablehlo.add"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%2) : (tensor<f32>) -> ()
+    }) : (tensor<3x4xf32>, tensor<f32>) -> tensor<4xf32>
+    "func.return"(%1) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_argmax_variadic
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x4xf32>, tensor<3x4xi32>) -> (tensor<3xf32>, tensor<3xi32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x4xf32>, %arg1: tensor<3x4xi32>):
+    %0 = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+    %1 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    %2:2 = "stablehlo.reduce"(%arg0, %arg1, %0, %1) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%arg2: tensor<f32>, %arg3: tensor<i32>, %arg4: tensor<f32>, %arg5: tensor<i32>):
+      %3 = "stablehlo.compare"(%arg2, %arg4) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %4 = "stablehlo.select"(%3, %arg2, %arg4) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+      %5 = "stablehlo.select"(%3, %arg3, %arg5) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+      "stablehlo.return"(%4, %5) : (tensor<f32>, tensor<i32>) -> ()
+    }) : (tensor<3x4xf32>, tensor<3x4xi32>, tensor<f32>, tensor<i32>) -> (tensor<3xf32>, tensor<3xi32>)
+    "func.return"(%2#0, %2#1) : (tensor<3xf32>, tensor<3xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_window_max
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x6xf32>) -> tensor<2x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<4x6xf32>):
+    %0 = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+    %1 = "stablehlo.reduce_window"(%arg0, %0) <{padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>, window_dimensions = array<i64: 2, 3>, window_strides = array<i64: 2, 2>}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %2 = "stablehlo.maximum"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%2) : (tensor<f32>) -> ()
+    }) : (tensor<4x6xf32>, tensor<f32>) -> tensor<2x3xf32>
+    "func.return"(%1) : (tensor<2x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case select_and_scatter
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x4xf32>, tensor<2x2xf32>) -> tensor<4x4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<4x4xf32>, %arg1: tensor<2x2xf32>):
+    %0 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+    %1 = "stablehlo.select_and_scatter"(%arg0, %arg1, %0) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
+    ^bb0(%arg4: tensor<f32>, %arg5: tensor<f32>):
+      %3 = "stablehlo.compare"(%arg4, %arg5) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      "stablehlo.return"(%3) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+      %2 = "stablehlo.add"(%arg2, %arg3) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%2) : (tensor<f32>) -> ()
+    }) : (tensor<4x4xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x4xf32>
+    "func.return"(%1) : (tensor<4x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case sort_two_keys
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x5xf32>, tensor<2x5xi32>) -> (tensor<2x5xf32>, tensor<2x5xi32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x5xf32>, %arg1: tensor<2x5xi32>):
+    %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 1 : i64, is_stable = true}> ({
+    ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>, %arg4: tensor<i32>, %arg5: tensor<i32>):
+      %1 = "stablehlo.compare"(%arg2, %arg3) <{compare_type = #stablehlo<comparison_type TOTALORDER>, comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      "stablehlo.return"(%1) : (tensor<i1>) -> ()
+    }) : (tensor<2x5xf32>, tensor<2x5xi32>) -> (tensor<2x5xf32>, tensor<2x5xi32>)
+    "func.return"(%0#0, %0#1) : (tensor<2x5xf32>, tensor<2x5xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case gather
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<5x4xf32>, tensor<3x1xi32>) -> tensor<3x2xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<5x4xf32>, %arg1: tensor<3x1xi32>):
+    %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 2>}> : (tensor<5x4xf32>, tensor<3x1xi32>) -> tensor<3x2xf32>
+    "func.return"(%0) : (tensor<3x2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case scatter_add
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<5x4xf32>, tensor<3x1xi32>, tensor<3x4xf32>) -> tensor<5x4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<5x4xf32>, %arg1: tensor<3x1xi32>, %arg2: tensor<3x4xf32>):
+    %0 = "stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
+    ^bb0(%arg3: tensor<f32>, %arg4: tensor<f32>):
+      %1 = "stablehlo.add"(%arg3, %arg4) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%1) : (tensor<f32>) -> ()
+    }) : (tensor<5x4xf32>, tensor<3x1xi32>, tensor<3x4xf32>) -> tensor<5x4xf32>
+    "func.return"(%0) : (tensor<5x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case map
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<6xf32>, %arg1: tensor<6xf32>):
+    %0 = "stablehlo.map"(%arg0, %arg1) <{dimensions = array<i64: 0>}> ({
+    ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+      %1 = "stablehlo.multiply"(%arg2, %arg3) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      %2 = "stablehlo.add"(%1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%2) : (tensor<f32>) -> ()
+    }) : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+    "func.return"(%0) : (tensor<6xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case while_captures
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<i32>, tensor<3xf32>) -> (tensor<i32>, tensor<3xf32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<i32>, %arg1: tensor<3xf32>):
+    %0 = "stablehlo.constant"() <{value = dense<1> : tensor<i32>}> : () -> tensor<i32>
+    %1:2 = "stablehlo.while"(%arg0, %arg1) ({
+    ^bb0(%arg4: tensor<i32>, %arg5: tensor<3xf32>):
+      %4 = "stablehlo.constant"() <{value = dense<5> : tensor<i32>}> : () -> tensor<i32>
+      %5 = "stablehlo.compare"(%arg4, %4) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      "stablehlo.return"(%5) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%arg2: tensor<i32>, %arg3: tensor<3xf32>):
+      %2 = "stablehlo.add"(%arg2, %0) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      %3 = "stablehlo.add"(%arg3, %arg1) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      "stablehlo.return"(%2, %3) : (tensor<i32>, tensor<3xf32>) -> ()
+    }) : (tensor<i32>, tensor<3xf32>) -> (tensor<i32>, tensor<3xf32>)
+    "func.return"(%1#0, %1#1) : (tensor<i32>, tensor<3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case if_captures
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<i1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<i1>, %arg1: tensor<3xf32>, %arg2: tensor<3xf32>):
+    %0 = "stablehlo.if"(%arg0) ({
+      %2 = "stablehlo.add"(%arg1, %arg2) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      "stablehlo.return"(%2) : (tensor<3xf32>) -> ()
+    }, {
+      %1 = "stablehlo.sine"(%arg1) : (tensor<3xf32>) -> tensor<3xf32>
+      "stablehlo.return"(%1) : (tensor<3xf32>) -> ()
+    }) : (tensor<i1>) -> tensor<3xf32>
+    "func.return"(%0) : (tensor<3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case case_three_branches
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<i32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<i32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<i32>, %arg1: tensor<3xf32>):
+    %0:2 = "stablehlo.case"(%arg0) ({
+      %5 = "stablehlo.constant"() <{value = dense<7> : tensor<i32>}> : () -> tensor<i32>
+      "stablehlo.return"(%arg1, %5) : (tensor<3xf32>, tensor<i32>) -> ()
+    }, {
+      %3 = "stablehlo.negate"(%arg1) : (tensor<3xf32>) -> tensor<3xf32>
+      %4 = "stablehlo.constant"() <{value = dense<8> : tensor<i32>}> : () -> tensor<i32>
+      "stablehlo.return"(%3, %4) : (tensor<3xf32>, tensor<i32>) -> ()
+    }, {
+      %1 = "stablehlo.exponential"(%arg1) : (tensor<3xf32>) -> tensor<3xf32>
+      %2 = "stablehlo.constant"() <{value = dense<9> : tensor<i32>}> : () -> tensor<i32>
+      "stablehlo.return"(%1, %2) : (tensor<3xf32>, tensor<i32>) -> ()
+    }) : (tensor<i32>) -> (tensor<3xf32>, tensor<i32>)
+    "func.return"(%0#0, %0#1) : (tensor<3xf32>, tensor<i32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case call_private_function
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg2: tensor<4xf32>):
+    %2:2 = "func.call"(%arg2) <{callee = @twice}> : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+    %3 = "func.call"(%2#1) <{callee = @twice_more}> : (tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%2#0, %3) : (tensor<4xf32>, tensor<4xf32>) -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>), sym_name = "twice", sym_visibility = "private"}> ({
+  ^bb0(%arg1: tensor<4xf32>):
+    %1 = "stablehlo.add"(%arg1, %arg1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%1, %arg1) : (tensor<4xf32>, tensor<4xf32>) -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "twice_more", sym_visibility = "private"}> ({
+  ^bb0(%arg0: tensor<4xf32>):
+    %0 = "stablehlo.multiply"(%arg0, %arg0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case composite
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg1: tensor<4xf32>):
+    %1 = "stablehlo.composite"(%arg1) <{composite_attributes = {power = 2 : i64}, decomposition = @square, name = "my.square"}> : (tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%1) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "square", sym_visibility = "private"}> ({
+  ^bb0(%arg0: tensor<4xf32>):
+    %0 = "stablehlo.multiply"(%arg0, %arg0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case rng_bit_generator_THREE_FRY
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x3xui32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2xui64>):
+    %0:2 = "stablehlo.rng_bit_generator"(%arg0) <{rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>}> : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x3xui32>)
+    "func.return"(%0#0, %0#1) : (tensor<2xui64>, tensor<2x3xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case rng_bit_generator_PHILOX
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x3xui32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2xui64>):
+    %0:2 = "stablehlo.rng_bit_generator"(%arg0) <{rng_algorithm = #stablehlo<rng_algorithm PHILOX>}> : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x3xui32>)
+    "func.return"(%0#0, %0#1) : (tensor<2xui64>, tensor<2x3xui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case batch_norm_inference
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3xf32>, %arg1: tensor<3xf32>, %arg2: tensor<3xf32>, %arg3: tensor<3xf32>, %arg4: tensor<3xf32>):
+    %0 = "stablehlo.batch_norm_inference"(%arg0, %arg1, %arg2, %arg3, %arg4) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    "func.return"(%0) : (tensor<2x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case batch_norm_training
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: tensor<3xf32>):
+    %0:3 = "stablehlo.batch_norm_training"(%arg0, %arg1, %arg2) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>)
+    "func.return"(%0#0, %0#1, %0#2) : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case replica_and_partition_id
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> (tensor<ui32>, tensor<ui32>), sym_name = "main", sym_visibility = "public"}> ({
+    %0 = "stablehlo.replica_id"() : () -> tensor<ui32>
+    %1 = "stablehlo.partition_id"() : () -> tensor<ui32>
+    "func.return"(%0, %1) : (tensor<ui32>, tensor<ui32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case all_reduce_one_device
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<4xf32>):
+    %0 = "stablehlo.all_reduce"(%arg0) <{replica_groups = dense<0> : tensor<1x1xi64>}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %1 = "stablehlo.add"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%1) : (tensor<f32>) -> ()
+    }) : (tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case generic_form_elementwise
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %1 = "stablehlo.compare"(%0, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    "func.return"(%1) : (tensor<4xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "chlo.erf"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "chlo.erf"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.erf"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.erf"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erfc_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "chlo.erfc"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erfc_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "chlo.erfc"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erfc_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.erfc"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_inv_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "chlo.erf_inv"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_inv_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "chlo.erf_inv"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_inv_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.erf_inv"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_lgamma_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "chlo.lgamma"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_lgamma_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "chlo.lgamma"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_lgamma_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.lgamma"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_lgamma_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.lgamma"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_digamma_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "chlo.digamma"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_digamma_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "chlo.digamma"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_digamma_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.digamma"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_digamma_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.digamma"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_tan_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.tan"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_tan_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.tan"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_sinh_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.sinh"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_sinh_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.sinh"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_cosh_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.cosh"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_cosh_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.cosh"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_asin_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.asin"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_asin_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.asin"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_acos_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.acos"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_acos_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.acos"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_asinh_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.asinh"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_asinh_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.asinh"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_acosh_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.acosh"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_acosh_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.acosh"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_atanh_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.atanh"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_atanh_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.atanh"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_top_k
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x6xf32>):
+    %0:2 = "chlo.top_k"(%arg0) <{k = 2 : i64}> : (tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
+    "func.return"(%0#0, %0#1) : (tensor<3x2xf32>, tensor<3x2xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_is_inf_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.is_inf"(%arg0) : (tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_is_pos_inf_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.is_pos_inf"(%arg0) : (tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_is_neg_inf_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.is_neg_inf"(%arg0) : (tensor<8xf32>) -> tensor<8xi1>
+    "func.return"(%0) : (tensor<8xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_conj_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "chlo.conj"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_broadcast_add
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3xf32>, %arg1: tensor<3xf32>):
+    %0 = "chlo.broadcast_add"(%arg0, %arg1) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    "func.return"(%0) : (tensor<2x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_broadcast_multiply_dims
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3xf32>, %arg1: tensor<3xf32>):
+    %0 = "chlo.broadcast_multiply"(%arg0, %arg1) <{broadcast_dimensions = array<i64: 1>}> : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    "func.return"(%0) : (tensor<2x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_broadcast_compare
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3xi32>, tensor<1x3xi32>) -> tensor<2x3xi1>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3xi32>, %arg1: tensor<1x3xi32>):
+    %0 = "chlo.broadcast_compare"(%arg0, %arg1) <{comparison_direction = #chlo<comparison_direction GE>}> : (tensor<2x3xi32>, tensor<1x3xi32>) -> tensor<2x3xi1>
+    "func.return"(%0) : (tensor<2x3xi1>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case cholesky_lower
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x3xf32>) -> tensor<3x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x3xf32>):
+    %0 = "stablehlo.cholesky"(%arg0) <{lower = true}> : (tensor<3x3xf32>) -> tensor<3x3xf32>
+    "func.return"(%0) : (tensor<3x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case triangular_solve
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x3xf32>, %arg1: tensor<3x2xf32>):
+    %0 = "stablehlo.triangular_solve"(%arg0, %arg1) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+    "func.return"(%0) : (tensor<3x2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case batch_norm_grad
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: tensor<3xf32>, %arg3: tensor<3xf32>, %arg4: tensor<4x3xf32>):
+    %0:3 = "stablehlo.batch_norm_grad"(%arg0, %arg1, %arg2, %arg3, %arg4) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>)
+    "func.return"(%0#0, %0#1, %0#2) : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case get_dimension_size
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<5x3xf32>) -> tensor<i32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<5x3xf32>):
+    %0 = "stablehlo.get_dimension_size"(%arg0) <{dimension = 0 : i64}> : (tensor<5x3xf32>) -> tensor<i32>
+    "func.return"(%0) : (tensor<i32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case clamp_scalar_bounds
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<f32>, tensor<8xf32>, tensor<f32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<f32>, %arg1: tensor<8xf32>, %arg2: tensor<f32>):
+    %0 = "stablehlo.clamp"(%arg0, %arg1, %arg2) : (tensor<f32>, tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case rng_bit_generator_DEFAULT
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui64>), sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2xui64>):
+    %0:2 = "stablehlo.rng_bit_generator"(%arg0) <{rng_algorithm = #stablehlo<rng_algorithm DEFAULT>}> : (tensor<2xui64>) -> (tensor<2xui64>, tensor<3xui64>)
+    "func.return"(%0#0, %0#1) : (tensor<2xui64>, tensor<3xui64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case all_gather_one_device
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3xf32>) -> tensor<2x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3xf32>):
+    %0 = "stablehlo.all_gather"(%arg0) <{all_gather_dim = 1 : i64, replica_groups = dense<0> : tensor<1x1xi64>}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    "func.return"(%0) : (tensor<2x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case reduce_scatter_one_device
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x4xf32>) -> tensor<2x4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x4xf32>):
+    %0 = "stablehlo.reduce_scatter"(%arg0) <{replica_groups = dense<0> : tensor<1x1xi64>, scatter_dimension = 1 : i64}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %1 = "stablehlo.add"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%1) : (tensor<f32>) -> ()
+    }) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    "func.return"(%0) : (tensor<2x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case all_to_all_one_device
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x4xf32>) -> tensor<2x4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x4xf32>):
+    %0 = "stablehlo.all_to_all"(%arg0) <{concat_dimension = 0 : i64, replica_groups = dense<0> : tensor<1x1xi64>, split_count = 1 : i64, split_dimension = 1 : i64}> : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    "func.return"(%0) : (tensor<2x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case collective_permute_one_device
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x4xf32>) -> tensor<2x4xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x4xf32>):
+    %0 = "stablehlo.collective_permute"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs = dense<0> : tensor<1x2xi64>}> : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    "func.return"(%0) : (tensor<2x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case after_all_and_create_token
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2xf32>):
+    %0 = "stablehlo.create_token"() : () -> !stablehlo.token
+    %1 = "stablehlo.after_all"(%0, %0) : (!stablehlo.token, !stablehlo.token) -> !stablehlo.token
+    %2 = "stablehlo.negate"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+    "func.return"(%2) : (tensor<2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
