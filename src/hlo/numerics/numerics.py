@@ -194,19 +194,35 @@ def _float_to_int(x: np.ndarray, target: np.dtype, to: PrimitiveType) -> np.ndar
 # -- elementwise functions where NumPy's answer differs from XLA's ------------------------------
 def maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """NaN-propagating maximum with -0 < +0."""
-    r = np.maximum(a, b)
-    if a.dtype.kind in "fc":
-        tie = (a == 0) & (b == 0)
-        r = np.where(tie, np.where(np.signbit(a.real), b, a), r)
-    return r
+    return _signed_zero_ties(np.maximum(a, b), a, b, take_negative=False)
 
 
 def minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """NaN-propagating minimum with -0 < +0."""
-    r = np.minimum(a, b)
-    if a.dtype.kind in "fc":
-        tie = (a == 0) & (b == 0)
-        r = np.where(tie, np.where(np.signbit(a.real), a, b), r)
+    return _signed_zero_ties(np.minimum(a, b), a, b, take_negative=True)
+
+
+def _signed_zero_ties(r: np.ndarray, a: np.ndarray, b: np.ndarray, take_negative: bool) -> np.ndarray:
+    """`r` (NumPy's max or min of a and b) with ties of two zeros decided by sign, as XLA:CPU
+    orders -0 below +0 (NumPy returns either). Only the zeros of `r` are looked at again: one
+    pass for operands with no zero result."""
+    if r.dtype.kind not in "fc":
+        return r
+    r = np.asarray(r)
+    zero = r == 0
+    if r.ndim == 0:
+        if not zero:
+            return r
+        a, b = np.asarray(a), np.asarray(b)
+        if a == 0 and b == 0:
+            r = np.asarray(a if bool(np.signbit(a.real)) == take_negative else b)
+        return r
+    if not zero.any():
+        return r
+    az, bz = np.broadcast_to(a, r.shape)[zero], np.broadcast_to(b, r.shape)[zero]
+    tie = (az == 0) & (bz == 0)
+    a_wins = np.signbit(az.real) == take_negative
+    r[zero] = np.where(tie, np.where(a_wins, az, bz), r[zero])
     return r
 
 
