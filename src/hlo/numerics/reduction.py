@@ -58,9 +58,11 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
 
     elif len(instr.operands) == 2:  # XLA:CPU's tree rewrite leaves variadic reduces alone
         step = _step(reducer, flush) if reducer is not None else lifted(ctx, name, instr.opcode.text)
+        extreme = _extreme(reducer, flush) if instr.shape.element_type.is_floating_point else None
 
         def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
-            return (tree_reduce(step, values[0], inits[0], dims),)
+            fast = extreme(values[0], inits[0], dims) if extreme is not None else None
+            return (fast if fast is not None else tree_reduce(step, values[0], inits[0], dims),)
 
     else:
         apply = lifted(ctx, name, instr.opcode.text)
@@ -123,6 +125,37 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
         return results if n > 1 else results[0]
 
     return run
+
+
+def _extreme(
+    reducer: Reducer | None, flush: Callable[..., Any] | None
+) -> Callable[..., np.ndarray | None] | None:
+    """A float max or min reduce in one NumPy reduce: with -0 ordered below +0 (numerics.maximum)
+    they are total orders on non-NaN values, so every order of folding gives the same value;
+    subnormals are flushed as the steps would flush them. None (use the ordered fold) when a
+    result is NaN, whose payload and sign depend on the order."""
+    if reducer is None or reducer.opcode not in (Opcode.MAXIMUM, Opcode.MINIMUM):
+        return None
+    is_max = reducer.opcode is Opcode.MAXIMUM
+    ufunc = np.maximum if is_max else np.minimum
+
+    def fold(x: np.ndarray, init: np.ndarray, axes: tuple[int, ...]) -> np.ndarray | None:
+        work = x.astype(accumulate_dtype(x.dtype), copy=False)
+        if flush is not None:
+            work = flush(work)
+        r = np.asarray(ufunc.reduce(work, axis=axes))
+        if np.isnan(r).any():
+            return None
+        zero = r == 0
+        if zero.any():  # a tie of zeros: +0 wins a max if present, -0 a min
+            wanted = (work == 0) & (np.signbit(work) != is_max)
+            r = np.where(zero, np.where(np.any(wanted, axis=axes) == is_max, 0.0, -0.0), r).astype(r.dtype)
+        result = np.asarray(reducer.combine(init.astype(r.dtype), r))
+        if flush is not None:
+            result = flush(result)
+        return result.astype(x.dtype, copy=False)
+
+    return fold
 
 
 def _step(reducer: Reducer, flush: Callable[..., Any] | None) -> Callable[..., np.ndarray]:
