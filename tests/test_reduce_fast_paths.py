@@ -1,0 +1,42 @@
+"""Fast paths of reduce give the bits of the ordered fold they stand in for (the ordered fold is
+the one pinned to XLA:CPU's fixtures in tests/golden/ops/exact_sums.npz): float max/min reduces
+as one NumPy reduce, on the values where order or flushing could show (signed zeros,
+subnormals, infinities)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hlo
+from hlo.numerics import reduction
+
+VALUES = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, 1e-40, -1e-40, 2.5, -2.5], np.float32)
+
+
+def _module(op: str, dims: str) -> hlo.Module:
+    return hlo.parse_module(
+        f"""HloModule s
+f {{ a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] {op}(a, b) }}
+ENTRY e {{ x = f32[40,70] parameter(0)  i = f32[] parameter(1)
+  ROOT r = f32[{dims}] reduce(x, i), dimensions={{1}}, to_apply=f }}"""
+    )
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum"])
+@pytest.mark.parametrize("flush", [True, False])
+def test_max_and_min_reduces_match_the_ordered_fold(op: str, flush: bool, monkeypatch) -> None:
+    rng = np.random.default_rng(7)
+    cases = []
+    for trial in range(60):
+        pool = VALUES[:2] if trial % 3 == 0 else VALUES
+        cases.append(
+            (rng.choice(pool, size=(40, 70)).astype(np.float32), np.array(rng.choice(VALUES), np.float32))
+        )
+    fast = hlo.compile_module(_module(op, "40"), hlo.RunOptions(flush_denormals=flush))
+    got = [fast(x, init) for x, init in cases]
+    monkeypatch.setattr(reduction, "_extreme", lambda *args: None)
+    ordered = hlo.compile_module(_module(op, "40"), hlo.RunOptions(flush_denormals=flush))
+    for (x, init), g in zip(cases, got):
+        want = ordered(x, init)
+        assert np.array_equal(g.view(np.uint32), want.view(np.uint32)), (x, init, g, want)
