@@ -164,6 +164,10 @@ def to_physical(array: object, shape: Shape) -> bytes:
     holds the layout's padding value)."""
     a = _check_array(array, shape)
     p = plan(shape)
+    from . import budget
+
+    budget.check(max(p.byte_size, p.physical_elements * a.itemsize), f"the physical buffer of {shape}",
+                 budget.default_budget())  # fmt: skip
     return _encode(np.ascontiguousarray(physical_elements(a, shape)), shape.element_type, p.element_bits)
 
 

@@ -18,11 +18,16 @@ from ..shape import Shape
 class RunOptions:
     """How to run: `flush_denormals` as XLA:CPU does (subnormal floats become zero in float
     arithmetic); `max_iterations` stops a while loop that runs longer (None: no limit); `seed`
-    seeds the generator of rng ops."""
+    seeds the generator of rng ops; `memory_limit` is the byte budget every array of the run
+    must fit in (None: a fraction of the memory this process may use, see
+    `runtime.budget`; 0: no check); `timeout` ends a run that takes longer, in seconds (None:
+    no limit)."""
 
     flush_denormals: bool = True
     max_iterations: int | None = None
     seed: int = 0
+    memory_limit: int | None = None
+    timeout: float | None = None
 
 
 class KernelContext(Protocol):

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
+from ..errors import EvalError
 from ..ir.instruction import Instruction
 from .context import KernelContext
 from .numerics import compute_dtype, flush_denormals, is_ml_dtype
@@ -67,4 +68,27 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
             result = flush_denormals(result)
         return result.astype(out, copy=False)
 
+    operands = ctx.operand_shapes(instr)
+    if len(operands) > 1 and not all(s.is_static for s in operands):
+        arrays = tuple(k for k, s in enumerate(operands) if s.dimensions)  # (clamp's bounds may be scalars)
+        return same_sizes(run, arrays)
     return run
+
+
+def same_sizes(run: Callable[..., np.ndarray], arrays: tuple[int, ...]) -> Callable[..., np.ndarray]:
+    """`run` after a check that the non-scalar operands have the same sizes at run time: NumPy
+    would broadcast a size-1 dimension against any other, where XLA's dynamic operands must
+    match."""
+
+    def checked(*xs: np.ndarray) -> np.ndarray:
+        first = np.shape(xs[arrays[0]]) if arrays else ()
+        for k in arrays[1:]:
+            if np.shape(xs[k]) != first:
+                raise EvalError(
+                    f"operand {k} has the sizes {list(np.shape(xs[k]))} at run time, operand "
+                    f"{arrays[0]} has {list(first)}: the dynamic sizes of an elementwise op's "
+                    f"operands must agree"
+                )
+        return run(*xs)
+
+    return checked

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import budget
 from ..errors import EvalError, HloError
 from ..ir.computation import Computation
 from ..ir.instruction import Instruction
@@ -78,6 +79,10 @@ class PlanContext:
     plans: dict[str, Plan] = field(default_factory=dict)
     local: threading.local = field(default_factory=threading.local)  # per-thread run state
     planning: list[Computation] = field(default_factory=list)  # computations being planned
+    budget: int | None = None  # bytes one value may take (None: no limit)
+
+    def __post_init__(self) -> None:
+        self.budget = budget.resolve(self.options.memory_limit)
 
     @property
     def state(self) -> dict[str, Any]:
@@ -132,6 +137,7 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     ctx.planning.append(c)
     try:
         for k, i in enumerate(order):
+            _check_size(i, ctx.budget)
             if i.opcode is Opcode.PARAMETER:
                 continue
             inputs = tuple(slot_of[o] for o in i.operands)
@@ -142,6 +148,14 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     plan.root_slot = slot_of[root]
     plan.slot_count = len(order) + 1
     return plan
+
+
+def _check_size(i: Instruction, limit: int | None) -> None:
+    """Refuse, before running, a value larger than the memory budget, naming its instruction."""
+    try:
+        budget.check_shape(i.shape, f"%{i.name} ({i.opcode.text})", limit)
+    except budget.MemoryBudgetError as e:
+        raise budget.MemoryBudgetError(e.message, i.span) from None
 
 
 def _bind(i: Instruction, ctx: PlanContext) -> Callable[..., Any]:
