@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import budget
 from ..dtypes import PrimitiveType
 from ..errors import HloError
 from ..literal import Literal
@@ -27,6 +28,7 @@ from ..runtime.run import run as run_module
 from ..shape import Shape
 from ..text.literal_codec import print_literal
 from ..text.parser import parse_module
+from .limits import add_limit_arguments, run_limits
 from .textfiles import read_text
 
 EXAMPLES = {
@@ -43,7 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", help="write the results to this .npz file (out0, out1, ...)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs and rng ops")
     parser.add_argument("--print", action="store_true", help="print the results (default without --output)")
-    parser.add_argument("--max-iterations", type=int, help="stop a while loop after this many iterations")
+    parser.add_argument(
+        "--max-iterations", type=int, help="stop a while loop after this many iterations (default 1000000; 0: none)"
+    )
     parser.add_argument("--replicas", type=int, help="replicas (default: the module's replica_count)")
     parser.add_argument("--partitions", type=int, help="partitions (default: the module's num_partitions)")
     parser.add_argument(
@@ -51,8 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="several devices as threads of this process, or one per MPI rank (under mpiexec)",
     )  # fmt: skip
     parser.add_argument(
-        "--timeout", type=float, default=300.0, help="MPI: seconds a rank waits at a collective"
-    )
+        "--timeout", type=float,
+        help="end the run after this many seconds (default: none; over MPI a rank waits 300 s at most at a collective)",
+    )  # fmt: skip
+    add_limit_arguments(parser)
 
 
 def example_text(name: str) -> tuple[str, str]:
@@ -81,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         generator = np.random.default_rng(args.seed + device)  # each device its own inputs
         return [random_value(s, generator) for s in params]
 
-    options = {"seed": args.seed, "max_iterations": args.max_iterations}
+    options = {"seed": args.seed, **run_limits(args)}
     if count == 1:
         results = [run_module(module, *inputs_for(0), **options)]
     else:
@@ -107,9 +113,9 @@ def _run_mpi(args: argparse.Namespace, module: Any, name: str, replicas: int, pa
     else:
         generator = np.random.default_rng(args.seed + device)
         inputs = [random_value(s, generator) for s in params]
-    executable = compile_module(module, RunOptions(seed=args.seed, max_iterations=args.max_iterations))
+    executable = compile_module(module, RunOptions(seed=args.seed, **run_limits(args)))  # type: ignore[arg-type]
     try:
-        result = executable.run_mpi(inputs, replicas, partitions, args.timeout)
+        result = executable.run_mpi(inputs, replicas, partitions, args.timeout or 300.0)
     except HloError as e:
         print(f"rank {device}: {e}", file=__import__("sys").stderr, flush=True)
         comm.Abort(1)
@@ -159,6 +165,7 @@ def random_value(shape: Shape, generator: np.random.Generator) -> Any:
         return tuple(random_value(s, generator) for s in shape.tuple_shapes)
     if not shape.is_array:
         return None
+    budget.check_shape(shape, "a random input", budget.default_budget())
     dims = tuple(max(d, 0) for d in shape.dimensions)
     t = shape.element_type
     dtype = np.dtype(t.numpy_dtype)

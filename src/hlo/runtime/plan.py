@@ -10,6 +10,7 @@ loop bodies, branches) are planned once and shared.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,7 +57,14 @@ class Plan:
         slots: list[Any] = [None] * self.slot_count
         for slot, value in zip(self.parameter_slots, args):
             slots[slot] = value
+        deadline = getattr(DEADLINE, "at", None)
         for step in self.steps:
+            if deadline is not None and time.monotonic() > deadline[0]:
+                raise EvalError(
+                    f"%{step.instruction.name}: the run is still going after the timeout of "
+                    f"{deadline[1]:g} seconds (timeout=, --timeout)",
+                    step.instruction.span,
+                )
             try:
                 slots[step.output] = step.fn(*[slots[i] for i in step.inputs])
             except HloError as e:
@@ -66,6 +74,16 @@ class Plan:
             for i in step.frees:
                 slots[i] = None
         return slots[self.root_slot]
+
+
+# The whole-run deadline of this thread's run, (monotonic time, timeout) or None: checked before
+# each step, so a long loop or a long chain of ops ends, not a single kernel.
+DEADLINE = threading.local()
+
+
+def set_deadline(timeout: float | None) -> None:
+    """Start this thread's run clock (None: no deadline)."""
+    DEADLINE.at = None if timeout is None else (time.monotonic() + timeout, timeout)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from ..numerics.context import RunOptions
 from ..numerics.values import as_argument
 from ..verifier import verify
 from . import blas_threads
-from .plan import Plan, PlanContext, plan_computation
+from .plan import Plan, PlanContext, plan_computation, set_deadline
 
 
 class Executable:
@@ -39,6 +39,7 @@ class Executable:
         state["infeed"] = deque(infeed or ())
         if outfeed is not None:
             state["outfeed"] = outfeed
+        set_deadline(self.options.timeout)
         with np.errstate(all="ignore"):
             return self.entry(*values)
 
@@ -72,6 +73,7 @@ class Executable:
                 device=device, replica=device // partitions, partition=device % partitions,
                 devices=devices, rendezvous=rendezvous, infeed=deque(),
             )  # fmt: skip
+            set_deadline(self.options.timeout)
             with np.errstate(all="ignore"):
                 return self.entry(*values[device])
 
@@ -105,6 +107,7 @@ class Executable:
         )  # fmt: skip
         try:
             values = self.arguments(args)
+            set_deadline(self.options.timeout)
             with np.errstate(all="ignore"), blas_threads.shared_by(sharing):
                 result = self.entry(*values)
         except HloError as e:
@@ -155,7 +158,12 @@ def run(
     """Run the entry computation on `args`: the result as a NumPy array of the exact result type
     (ml_dtypes for bf16, f8, int4), or a tuple of results. `options` are RunOptions fields;
     `infeed` is a sequence of values for infeed instructions, `outfeed` a list that receives
-    what outfeed instructions send."""
+    what outfeed instructions send.
+
+    Limits (RunOptions): `max_iterations` (default None here: a while loop may run for ever;
+    `hlo run` stops one after 1,000,000 iterations), `timeout` (seconds for the whole run,
+    default None), `memory_limit` (bytes one value may take; default None: half of the memory
+    the process may use, `runtime`'s budget; 0: no check)."""
     replicas = options.pop("num_replicas", None)
     partitions = options.pop("num_partitions", None)
     try:
