@@ -66,20 +66,23 @@ def example_text(name: str) -> tuple[str, str]:
     return path.read_text(), f"example {name} ({EXAMPLES[name]})"
 
 
-def run(args: argparse.Namespace) -> int:
+def module_text(args: argparse.Namespace) -> tuple[str, str]:
     if args.example:
-        text, name = example_text(args.example)
-    elif args.module:
-        text, name = read_text(args.module)
-    else:
-        raise HloError("hlo run: give a MODULE file or --example NAME (one of: " + ", ".join(EXAMPLES) + ")")
+        return example_text(args.example)
+    if args.module:
+        return read_text(args.module)
+    raise HloError("hlo run: give a MODULE file or --example NAME (one of: " + ", ".join(EXAMPLES) + ")")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.backend == "mpi":
+        return _run_mpi(args)
+    text, name = module_text(args)
     module = parse_module(text, name)
     params = module.entry.parameter_shapes
     replicas = args.replicas or module.config.replica_count
     partitions = args.partitions or module.config.num_partitions
     count = replicas * partitions
-    if args.backend == "mpi":
-        return _run_mpi(args, module, name, replicas, partitions)
 
     def inputs_for(device: int) -> list[Any]:
         if args.inputs:
@@ -100,24 +103,45 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_mpi(args: argparse.Namespace, module: Any, name: str, replicas: int, partitions: int) -> int:
+def _run_mpi(args: argparse.Namespace) -> int:
+    """This rank's device. Every rank first agrees that all are ready (runtime.mpi_start), so
+    one that fails before the run ends the others too, each with the cause."""
+    import sys
+
     from ..numerics.context import RunOptions
     from ..runtime.mpi import comm_world
+    from ..runtime.mpi_start import agree_to_start
     from ..runtime.run import compile_module
 
     comm = comm_world()
     device = comm.Get_rank()
-    params = module.entry.parameter_shapes
-    if args.inputs:
-        inputs = load_inputs(args.inputs.replace("{device}", str(device)), params)
-    else:
-        generator = np.random.default_rng(args.seed + device)
-        inputs = [random_value(s, generator) for s in params]
-    executable = compile_module(module, RunOptions(seed=args.seed, **run_limits(args)))  # type: ignore[arg-type]
+    timeout = args.timeout or 300.0
+    error = None
     try:
-        result = executable.run_mpi(inputs, replicas, partitions, args.timeout or 300.0)
+        text, name = module_text(args)
+        module = parse_module(text, name)
+        replicas = args.replicas or module.config.replica_count
+        partitions = args.partitions or module.config.num_partitions
+        params = module.entry.parameter_shapes
+        if args.inputs:
+            inputs = load_inputs(args.inputs.replace("{device}", str(device)), params)
+        else:
+            generator = np.random.default_rng(args.seed + device)
+            inputs = [random_value(s, generator) for s in params]
+        executable = compile_module(module, RunOptions(seed=args.seed, **run_limits(args)))  # type: ignore[arg-type]
     except HloError as e:
-        print(f"rank {device}: {e}", file=__import__("sys").stderr, flush=True)
+        error = f"rank {device}: {e}"
+    try:
+        agree_to_start(comm, error, timeout)
+    except HloError as e:
+        print(str(e) if error is None else error, file=sys.stderr, flush=True)
+        if "did not start" in e.message:  # a rank is gone or stuck: end the whole job
+            comm.Abort(1)
+        return 1
+    try:
+        result = executable.run_mpi(inputs, replicas, partitions, timeout)
+    except HloError as e:
+        print(f"rank {device}: {e}", file=sys.stderr, flush=True)
         comm.Abort(1)
         return 1
     _report(args, module, name, result, device)
