@@ -70,7 +70,8 @@ class Plan:
             except HloError as e:
                 if e.span is not None or e.message.startswith("%"):
                     raise
-                raise EvalError(f"%{step.instruction.name}: {e.message}", step.instruction.span) from e
+                kind = type(e) if isinstance(e, EvalError) else EvalError  # (a CollectiveError stays one)
+                raise kind(f"%{step.instruction.name}: {e.message}", step.instruction.span) from e
             for i in step.frees:
                 slots[i] = None
         return slots[self.root_slot]

@@ -123,7 +123,8 @@ def run_devices(run_one: Callable[[int], Any], devices: Devices, rendezvous: Ren
     if errors:
         own = [e for e in errors if not isinstance(e[1], CollectiveError)]
         device, error = (own or errors)[0]
-        if isinstance(error, HloError) and not isinstance(error, CollectiveError) and devices.count > 1:
+        names_device = isinstance(error, CollectiveError) and "device " in error.message
+        if isinstance(error, HloError) and not names_device and devices.count > 1:
             raise type(error)(f"device {device}: {error.message}", error.span) from error
         raise error
     return results
