@@ -14,6 +14,7 @@ the way in. `--example NAME` runs a bundled module.
 from __future__ import annotations
 
 import argparse
+import zipfile
 from importlib import resources
 from typing import Any
 
@@ -204,8 +205,8 @@ def random_value(shape: Shape, generator: np.random.Generator) -> Any:
 
 def load_inputs(path: str, params: tuple[Shape, ...]) -> list[Any]:
     try:
-        data = np.load(path)
-    except (OSError, ValueError) as e:
+        data = np.load(path)  # (allow_pickle is False: a file cannot run code)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
         raise HloError(f"{path}: cannot read the inputs: {e}") from None
     values = []
     for k, shape in enumerate(params):
