@@ -213,7 +213,10 @@ def load_inputs(path: str, params: tuple[Shape, ...]) -> list[Any]:
         key = f"arg{k}"
         if key not in data.files:
             raise HloError(f"{path}: has no {key} for parameter {k} ({shape})")
-        array = data[key]
+        try:
+            array = data[key]
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:  # object arrays: no pickles
+            raise HloError(f"{path}: cannot read {key}: {e}") from None
         if shape.is_array and shape.element_type.has_numpy_dtype:
             target = np.dtype(shape.element_type.numpy_dtype)
             if array.dtype != target:
