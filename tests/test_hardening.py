@@ -233,3 +233,43 @@ def test_hlo_layout_png_cells_are_bounded(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 1 and "--png draws at most 16,384 cells" in done.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+# -- faults across devices, in process ---------------------------------------------------------
+FAULT = ADD + """ENTRY e { x = f32[2] parameter(0)
+ r = u32[] replica-id()
+ c = f32[2] custom-call(x, r), custom_call_target="hardening_fail_on_1"
+ ROOT s = f32[2] all-reduce(c), replica_groups={}, to_apply=add }"""
+
+
+def test_a_device_with_bad_arguments_is_named_before_any_runs() -> None:
+    m = module(ADD + "ENTRY e { x = f32[2] parameter(0)\n ROOT s = f32[2] all-reduce(x), replica_groups={}, to_apply=add }", "HloModule m, replica_count=3")
+    with pytest.raises(EvalError, match=r"device 1: argument 0 \(x\) must be f32\[2\]"):
+        hlo.run(m, [[np.ones(2, np.float32)], [np.ones(3, np.float32)], [np.ones(2, np.float32)]])
+
+
+def test_a_device_failing_during_the_run_ends_every_device_with_its_cause() -> None:
+    def fail_on_1(x: np.ndarray, r: np.ndarray) -> np.ndarray:
+        if int(r) == 1:
+            raise EvalError("the target refuses device 1")
+        return x
+
+    hlo.register_custom_call("hardening_fail_on_1", fail_on_1)
+    m = module(FAULT, "HloModule m, replica_count=3")
+    with pytest.raises(EvalError, match=r"device 1: %c: the target refuses device 1"):
+        hlo.run(m, np.ones(2, np.float32))
+
+
+def test_devices_at_different_collectives_end_with_an_error() -> None:
+    text = (
+        ADD
+        + "t { a = f32[2] parameter(0)  ROOT s = f32[2] all-reduce(a), replica_groups={}, to_apply=add }\n"
+        + "f { a = f32[2] parameter(0)  g = f32[4] all-gather(a), replica_groups={}, dimensions={0}\n ROOT s = f32[2] slice(g), slice={[0:2]} }\n"
+    )
+    m = module(
+        text + "ENTRY e { x = f32[2] parameter(0)\n r = u32[] replica-id()  z = u32[] constant(0)\n p = pred[] compare(r, z), direction=EQ\n"
+        " ROOT c = f32[2] conditional(p, x, x), true_computation=t, false_computation=f }",
+        "HloModule m, replica_count=2",
+    )
+    with pytest.raises(CollectiveError, match=r"device [01]"):
+        hlo.run(m, np.ones(2, np.float32))

@@ -64,7 +64,12 @@ class Executable:
         devices = Devices(replicas, partitions)
         check_collectives(self.module, devices)
         rendezvous = Rendezvous(devices)
-        values = [self.arguments(args) for args in per_device]
+        values = []
+        for device, args in enumerate(per_device):
+            try:
+                values.append(self.arguments(args))
+            except HloError as e:  # before any device starts: name the device whose arguments are wrong
+                raise type(e)(f"device {device}: {e.message}", e.span) from None
 
         def one(device: int) -> Any:
             state = self.context.state
