@@ -5,6 +5,7 @@ result or an `hlo` error (an HloError), never another exception, a hang or a hug
 Each property is bounded (a few seconds); tools/fuzz_atheris.py runs the long, coverage-guided
 version."""
 
+# ruff: noqa: E501  (strategies read better on one line)
 from __future__ import annotations
 
 from pathlib import Path

@@ -55,7 +55,7 @@ def test_a_lone_surrogate_is_a_located_error() -> None:
 
 @pytest.mark.parametrize("depth", [500, 5000])
 def test_deeply_nested_shapes_are_an_error(depth: int) -> None:
-    with pytest.raises(ParseError, match="nests too deeply|maximum recursion depth"):
+    with pytest.raises(ParseError, match=r"nests too deeply|maximum recursion depth"):
         hlo.parse_shape("(" * depth + "f32[]" + ")" * depth)
 
 
@@ -181,13 +181,13 @@ def test_a_runaway_loop_stops_at_max_iterations() -> None:
 
 def test_a_runaway_loop_stops_at_the_timeout() -> None:
     m = hlo.parse_module(SPIN, "spin.hlo")
-    with pytest.raises(EvalError, match="the run is still going after the timeout of 0.5 seconds"):
+    with pytest.raises(EvalError, match=r"the run is still going after the timeout of 0\.5 seconds"):
         hlo.run(m, timeout=0.5)
 
 
 def test_a_runaway_loop_stops_at_the_timeout_on_every_device() -> None:
     m = hlo.parse_module(SPIN.replace("HloModule spin", "HloModule spin, replica_count=2"), "spin.hlo")
-    with pytest.raises(EvalError, match="device [01]: .*the run is still going after the timeout"):
+    with pytest.raises(EvalError, match=r"device [01]: .*the run is still going after the timeout"):
         hlo.run(m, timeout=0.5)
 
 

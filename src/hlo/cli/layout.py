@@ -49,7 +49,10 @@ def check_grid_size(rows: int, cols: int, png: bool) -> None:
     limit = MAX_PNG_CELLS if png else MAX_TEXT_CELLS
     if rows * cols > limit:
         what = "--png draws" if png else "the grid shows"
-        raise HloError(f"hlo layout: {what} at most {limit:,} cells: --rows {rows} --cols {cols} asks for {rows * cols:,}")
+        raise HloError(
+            f"hlo layout: {what} at most {limit:,} cells: --rows {rows} --cols {cols} asks for "
+            f"{rows * cols:,}"
+        )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -47,8 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs and rng ops")
     parser.add_argument("--print", action="store_true", help="print the results (default without --output)")
     parser.add_argument(
-        "--max-iterations", type=int, help="stop a while loop after this many iterations (default 1000000; 0: none)"
-    )
+        "--max-iterations", type=int,
+        help="stop a while loop after this many iterations (default 1000000; 0: none)",
+    )  # fmt: skip
     parser.add_argument("--replicas", type=int, help="replicas (default: the module's replica_count)")
     parser.add_argument("--partitions", type=int, help="partitions (default: the module's num_partitions)")
     parser.add_argument(
@@ -57,7 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--timeout", type=float,
-        help="end the run after this many seconds (default: none; over MPI a rank waits 300 s at most at a collective)",
+        help="end the run after this many seconds (default: none; over MPI a rank waits 300 s at "
+        "most at a collective)",
     )  # fmt: skip
     add_limit_arguments(parser)
 

@@ -78,7 +78,8 @@ def as_argument(value: Any, shape: Shape, where: str) -> Any:
         try:
             source = np.asarray(value)
         except (ValueError, TypeError):  # ragged nested lists
-            raise EvalError(f"{where} must be {shape}: got a {type(value).__name__} that is not an array") from None
+            what = type(value).__name__
+            raise EvalError(f"{where} must be {shape}: got a {what} that is not an array") from None
         if source.dtype.kind not in "biufc":  # strings, bytes, objects, dates: no numbers
             raise EvalError(f"{where} must be {shape}: got {type(value).__name__} {_short(value)}")
         with np.errstate(all="ignore"):

@@ -121,7 +121,9 @@ def check_same_sizes(values: list[Any]) -> None:
     sizes = [tuple(np.shape(a) for a in _as_list(v)) for v in values]
     if any(s != sizes[0] for s in sizes[1:]):
         shown = ", ".join(f"member {k}: {' '.join(str(list(x)) for x in s)}" for k, s in enumerate(sizes))
-        raise CollectiveError(f"the group's operands have different sizes at run time ({shown}): they must agree")
+        raise CollectiveError(
+            f"the group's operands have different sizes at run time ({shown}): they must agree"
+        )
 
 
 def _into(result: np.ndarray, out: np.ndarray | None) -> np.ndarray:
@@ -172,7 +174,8 @@ def reduce_scatter_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..
         for r in per_operand:
             if r.ndim <= dim or r.shape[dim] % n:
                 raise CollectiveError(
-                    f"the operand's dimension {dim} has {r.shape[dim] if r.ndim > dim else 0} elements at run "
+                    f"the operand's dimension {dim} has {r.shape[dim] if r.ndim > dim else 0} elements at "
+                    f"run "
                     f"time, which do not split evenly among the {n} devices of the group"
                 )
         pieces = [np.split(r, n, axis=dim) for r in per_operand]
