@@ -110,6 +110,7 @@ def _run_mpi(args: argparse.Namespace) -> int:
     """This rank's device. Every rank first agrees that all are ready (runtime.mpi_start), so
     one that fails before the run ends the others too, each with the cause."""
     import sys
+    import time
 
     from ..numerics.context import RunOptions
     from ..runtime.mpi import comm_world
@@ -139,12 +140,14 @@ def _run_mpi(args: argparse.Namespace) -> int:
     except HloError as e:
         print(str(e) if error is None else error, file=sys.stderr, flush=True)
         if "did not start" in e.message:  # a rank is gone or stuck: end the whole job
+            time.sleep(0.5)
             comm.Abort(1)
         return 1
     try:
         result = executable.run_mpi(inputs, replicas, partitions, timeout)
     except HloError as e:
         print(f"rank {device}: {e}", file=sys.stderr, flush=True)
+        time.sleep(0.5)  # let mpiexec forward the message before the abort tears the job down
         comm.Abort(1)
         return 1
     _report(args, module, name, result, device)
