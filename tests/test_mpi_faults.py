@@ -95,3 +95,61 @@ def test_the_whole_run_timeout_holds_over_mpi(tmp_path):
     assert done.returncode != 0
     assert took < 60
     assert "the run is still going after the timeout of 3 seconds" in done.stderr
+
+
+DYNAMIC = """HloModule m, replica_count=2
+add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT r = f32[] add(a, b) }
+ENTRY e { x = f32[<=4] parameter(0)
+  ROOT s = f32[<=4] all-reduce(x), replica_groups={}, to_apply=add }
+"""
+
+
+def test_dynamic_sizes_that_differ_across_ranks_are_a_located_error(tmp_path):
+    """MPI would reduce buffers of different lengths without a word (a silent wrong answer)."""
+    module = tmp_path / "dyn.hlo"
+    module.write_text(DYNAMIC)
+    for d, n in enumerate((2, 3)):
+        np.savez(tmp_path / f"in{d}.npz", arg0=np.ones(n, np.float32))
+    done, took = mpirun(2, str(module), "--backend", "mpi", "--inputs", str(tmp_path / "in{device}.npz"), "--timeout", "30")
+    assert done.returncode != 0 and took < 60
+    assert "dyn.hlo:4:8: error: %s: device 1 brings operands of other sizes than device 0's [2]" in done.stderr
+
+
+def test_a_killed_rank_ends_the_job(tmp_path):
+    module = tmp_path / "killed_rank.hlo"
+    module.write_text(SPIN.replace("ROOT a = s32[] add(p, one)", "q = s32[] add(p, one)\n ROOT a = s32[] all-reduce(q), replica_groups={}, to_apply=sum").replace("cond {", "sum { a = s32[] parameter(0)  b = s32[] parameter(1)  ROOT r = s32[] add(a, b) }\ncond {"))
+    start = time.monotonic()
+    job = subprocess.Popen(
+        [MPIEXEC, "-n", "2", sys.executable, "-m", "hlo", "run", str(module), "--backend", "mpi", "--timeout", "20", "--max-iterations", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        ranks: list[int] = []
+        while len(ranks) < 2 and time.monotonic() - start < 30:
+            time.sleep(0.5)
+            ranks = rank_pids(module)
+        assert len(ranks) == 2
+        time.sleep(1.0)
+        os.kill(ranks[1], 9)
+        job.wait(timeout=60)
+    finally:
+        if job.poll() is None:
+            job.kill()
+            job.wait()
+    assert job.returncode != 0
+    assert time.monotonic() - start < 90
+    assert rank_pids(module) == []  # no orphan rank
+
+
+def rank_pids(module: Path) -> list[int]:
+    """The ranks (python processes, not mpiexec) running `module`."""
+    found = subprocess.run(["pgrep", "-f", f"hlo run {module}"], capture_output=True, text=True)
+    pids = []
+    for p in found.stdout.split():
+        try:
+            argv0 = Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0")[0].decode()
+        except OSError:
+            continue
+        if Path(argv0).name.startswith("python"):
+            pids.append(int(p))
+    return pids

@@ -68,9 +68,11 @@ class Plan:
             try:
                 slots[step.output] = step.fn(*[slots[i] for i in step.inputs])
             except HloError as e:
-                if e.span is not None or e.message.startswith("%"):
+                if e.span is not None:
                     raise
                 kind = type(e) if isinstance(e, EvalError) else EvalError  # (a CollectiveError stays one)
+                if e.message.startswith("%"):  # named already (a collective's error): give it a place
+                    raise kind(e.message, step.instruction.span) from e
                 raise kind(f"%{step.instruction.name}: {e.message}", step.instruction.span) from e
             for i in step.frees:
                 slots[i] = None
