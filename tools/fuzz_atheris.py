@@ -32,7 +32,7 @@ SHAPES = (
     "f32[3,5]{1,0:T(2,2)}", "bf16[8,128]{1,0:T(8,128)(2,1)S(1)}", "(f32[2], s32[<=4])",
     "s4[9]{0:T(2)E(4)}", "pred[1000]{0:T(1024)(32)(4,1)}", "f32[?,3]", "token[]",
 )  # fmt: skip
-LIMITS: dict[str, int] = {"max_iterations": 1000, "memory_limit": 64 << 20}
+LIMITS: dict[str, float] = {"max_iterations": 1000, "memory_limit": 64 << 20, "timeout": 10.0}
 MAX_ELEMENTS = 1 << 16
 
 
