@@ -80,8 +80,17 @@ def test_reduce_scatter_that_does_not_split_is_a_located_error() -> None:
         ADD + "ENTRY e { x = f32[4] parameter(0)\n ROOT s = f32[2] reduce-scatter(x), channel_id=1, replica_groups={}, dimensions={0}, to_apply=add }",
         "HloModule m, replica_count=2, num_partitions=3",
     )
-    with pytest.raises(CollectiveError, match=r"t.hlo:4:\d+: error: device \d: %s: .*4 elements .* do not split evenly among the 6 devices"):
+    with pytest.raises(CollectiveError, match=r"t.hlo:4:\d+: error: %s: scatters dimension 0 of f32\[4\]\{0\} over the 6 devices of its group \(2 replicas x 3 partitions\): the result's 2 elements x 6 devices must be the operand's 4"):
         hlo.run(m, np.ones(4, np.float32))
+
+
+def test_reduce_scatter_of_dynamic_sizes_that_do_not_split_is_a_located_error() -> None:
+    m = module(
+        ADD + "ENTRY e { x = f32[<=4] parameter(0)\n ROOT s = f32[<=2] reduce-scatter(x), replica_groups={}, dimensions={0}, to_apply=add }",
+        "HloModule m, replica_count=2",
+    )
+    with pytest.raises(CollectiveError, match=r"t.hlo:4:\d+: error: device \d: %s: the operand's dimension 0 has 3 elements at run time, which do not split evenly among the 2 devices"):
+        hlo.run(m, np.ones(3, np.float32))
 
 
 @pytest.mark.parametrize("op", ["all-reduce", "reduce-scatter"])
