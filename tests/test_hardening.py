@@ -148,7 +148,7 @@ def test_memory_limit_option_sets_the_budget() -> None:
         hlo.run(m, memory_limit=3999)
     assert hlo.run(m, memory_limit=4000)[-1] == 999
     assert hlo.run(m, memory_limit=0)[-1] == 999  # 0: no check
-    with pytest.raises(HloError, match="memory_limit must be a byte count"):
+    with pytest.raises(HloError, match="memory_limit must be an integer >= 0 or None: got -1"):
         hlo.run(m, memory_limit=-1)
 
 
@@ -282,3 +282,28 @@ def test_devices_at_different_collectives_end_with_an_error() -> None:
     )
     with pytest.raises(CollectiveError, match=r"device [01]"):
         hlo.run(m, np.ones(2, np.float32))
+
+
+# -- the public API refuses what is not its input ----------------------------------------------
+def test_memory_functions_refuse_values_of_the_wrong_kind() -> None:
+    s = hlo.parse_shape("f32[3]")
+    with pytest.raises(HloError, match=r"an index of f32\[3\]\{0\} is a sequence of integers"):
+        hlo.linear_index(s, ("a",))
+    with pytest.raises(HloError, match="from_physical takes bytes, a memoryview or an array: got str"):
+        hlo.from_physical("abc", s)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"max_iterations": "x"}, "max_iterations must be an integer >= 0 or None: got 'x'"),
+        ({"timeout": "x"}, "timeout must be a positive number of seconds or None: got 'x'"),
+        ({"timeout": 0}, "timeout must be a positive number"),
+        ({"seed": 1.5}, "seed must be an integer: got 1.5"),
+        ({"num_replicas": 10**9}, "1000000000 devices; in process each is a thread, at most 4096"),
+    ],
+)
+def test_run_options_are_checked(options: dict[str, object], message: str) -> None:
+    m = module("ENTRY e { ROOT a = f32[] constant(2) }")
+    with pytest.raises(HloError, match=re.escape(message)):
+        hlo.run(m, **options)

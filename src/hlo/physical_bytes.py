@@ -174,6 +174,8 @@ def to_physical(array: object, shape: Shape) -> bytes:
 def from_physical(data: bytes | bytearray | memoryview | np.ndarray, shape: Shape) -> np.ndarray:
     """The logical array held by the physical buffer `data` of `shape`."""
     p = plan(shape)
+    if not isinstance(data, (bytes, bytearray, memoryview, np.ndarray)):
+        raise ShapeError(f"from_physical takes bytes, a memoryview or an array: got {type(data).__name__}")
     buf = data.tobytes() if isinstance(data, np.ndarray) else bytes(data)
     if len(buf) != p.byte_size:
         raise ShapeError(f"a buffer of {len(buf)} bytes does not match {shape}, which takes {p.byte_size}")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..errors import EvalError
 from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
@@ -28,6 +29,18 @@ class RunOptions:
     seed: int = 0
     memory_limit: int | None = None
     timeout: float | None = None
+
+    def __post_init__(self) -> None:
+        for name, value in (("max_iterations", self.max_iterations), ("memory_limit", self.memory_limit)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                raise EvalError(f"{name} must be an integer >= 0 or None: got {value!r}")
+        timeout = self.timeout
+        if timeout is not None and (
+            isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0
+        ):
+            raise EvalError(f"timeout must be a positive number of seconds or None: got {self.timeout!r}")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise EvalError(f"seed must be an integer: got {self.seed!r}")
 
 
 class KernelContext(Protocol):

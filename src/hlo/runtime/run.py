@@ -122,6 +122,10 @@ class Executable:
         return result
 
 
+# Devices in one process are threads with their own copies of every value: beyond this many
+# a run is an accident (10**9 replicas would take the machine's memory before any error).
+MAX_DEVICES = 4096
+
 _CACHE: dict[int, tuple[weakref.ref[Module], Executable]] = {}
 
 
@@ -186,6 +190,11 @@ def run(
             f"hlo.run: num_replicas and num_partitions must be positive ints: {replicas}, {partitions}"
         )
     count = replicas * partitions
+    if count > MAX_DEVICES:
+        raise HloError(
+            f"hlo.run: {replicas} replicas x {partitions} partitions is {count} devices; in process each "
+            f"is a thread, at most {MAX_DEVICES} (over MPI, one per rank)"
+        )
     if count == 1:
         return executable(*args, infeed=infeed, outfeed=outfeed)
     return executable.run_devices(_per_device(args, count, len(m.entry.parameters)), replicas, partitions)
