@@ -307,3 +307,18 @@ def test_run_options_are_checked(options: dict[str, object], message: str) -> No
     m = module("ENTRY e { ROOT a = f32[] constant(2) }")
     with pytest.raises(HloError, match=re.escape(message)):
         hlo.run(m, **options)
+
+
+@pytest.mark.parametrize(
+    "root, message",
+    [
+        ("ROOT d = f32[10] select(c, q, q)", r"%d: operand 1 has the sizes \[10\] at run time, operand 0 has \[1\]"),
+        ("ROOT d = f32[10] map(p, q), dimensions={0}, to_apply=add", r"%d: operand 1 has the sizes \[10\] at run time, operand 0 has \[1\]"),
+        ("ROOT d = f32[] dot(p, q), lhs_contracting_dims={0}, rhs_contracting_dims={0}", r"%d: the operands' run-time sizes \(f32\[1\], f32\[10\]\) do not fit dot's rule"),
+    ],
+)
+def test_dynamic_arguments_that_do_not_fit_other_ops_are_errors(root: str, message: str) -> None:
+    text = ADD + "ENTRY e { p = f32[<=10] parameter(0)\n q = f32[10] parameter(1)\n c = pred[<=10] parameter(2)\n " + root + " }"
+    m = module(text)
+    with pytest.raises(EvalError, match=r"t.hlo:\d+:\d+: error: " + message):
+        hlo.run(m, np.ones(1, np.float32), np.ones(10, np.float32), np.ones(1, bool))

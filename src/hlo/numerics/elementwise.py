@@ -68,9 +68,15 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
             result = flush_denormals(result)
         return result.astype(out, copy=False)
 
+    return sizes_checked(run, instr, ctx)
+
+
+def sizes_checked(run: Callable[..., Any], instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """`run`, checking at run time that operands with dynamic dimensions agree in size (only
+    when some operand is dynamic: static sizes the verifier has checked)."""
     operands = ctx.operand_shapes(instr)
     if len(operands) > 1 and not all(s.is_static for s in operands):
-        arrays = tuple(k for k, s in enumerate(operands) if s.dimensions)  # (clamp's bounds may be scalars)
+        arrays = tuple(k for k, s in enumerate(operands) if s.dimensions)  # (scalar bounds or predicates)
         return same_sizes(run, arrays)
     return run
 

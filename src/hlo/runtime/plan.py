@@ -74,6 +74,8 @@ class Plan:
                 if e.message.startswith("%"):  # named already (a collective's error): give it a place
                     raise kind(e.message, step.instruction.span) from e
                 raise kind(f"%{step.instruction.name}: {e.message}", step.instruction.span) from e
+            except (ValueError, IndexError) as e:
+                raise _dynamic_mismatch(self, step, [slots[i] for i in step.inputs], e) from e
             for i in step.frees:
                 slots[i] = None
         return slots[self.root_slot]
@@ -87,6 +89,22 @@ DEADLINE = threading.local()
 def set_deadline(timeout: float | None) -> None:
     """Start this thread's run clock (None: no deadline)."""
     DEADLINE.at = None if timeout is None else (time.monotonic() + timeout, timeout)
+
+
+def _dynamic_mismatch(plan: Plan, step: Step, values: list[Any], error: Exception) -> Exception:
+    """A NumPy failure of a kernel whose operands have dynamic dimensions: their run-time sizes
+    do not fit together (XLA requires them to); any other failure is the engine's own."""
+    by_name = plan.computation.by_name
+    if all(by_name[o].shape.is_static for o in step.instruction.operands):
+        return error
+    from ..numerics.values import describe
+
+    sizes = ", ".join(describe(v) for v in values)
+    return EvalError(
+        f"%{step.instruction.name}: the operands' run-time sizes ({sizes}) do not fit "
+        f"{step.instruction.opcode.text}'s rule: dynamic sizes must agree ({error})",
+        step.instruction.span,
+    )
 
 
 @dataclass
