@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -238,7 +239,10 @@ def is_effectively_untiled(shape: Shape) -> bool:
 
 # -- one index ----------------------------------------------------------------------------
 def _check_index(shape: Shape, index: Sequence[int], dims: tuple[int, ...]) -> tuple[int, ...]:
-    idx = tuple(int(i) for i in index)
+    try:
+        idx = tuple(operator.index(i) for i in index)
+    except TypeError:
+        raise ShapeError(f"an index of {shape} is a sequence of integers: got {index!r}") from None
     if len(idx) != len(dims):
         raise ShapeError(f"index {list(idx)} has {len(idx)} entries for {shape} of rank {len(dims)}")
     for k, (i, d) in enumerate(zip(idx, dims)):

@@ -164,12 +164,18 @@ def to_physical(array: object, shape: Shape) -> bytes:
     holds the layout's padding value)."""
     a = _check_array(array, shape)
     p = plan(shape)
+    from . import budget
+
+    budget.check(max(p.byte_size, p.physical_elements * a.itemsize), f"the physical buffer of {shape}",
+                 budget.default_budget())  # fmt: skip
     return _encode(np.ascontiguousarray(physical_elements(a, shape)), shape.element_type, p.element_bits)
 
 
 def from_physical(data: bytes | bytearray | memoryview | np.ndarray, shape: Shape) -> np.ndarray:
     """The logical array held by the physical buffer `data` of `shape`."""
     p = plan(shape)
+    if not isinstance(data, (bytes, bytearray, memoryview, np.ndarray)):
+        raise ShapeError(f"from_physical takes bytes, a memoryview or an array: got {type(data).__name__}")
     buf = data.tobytes() if isinstance(data, np.ndarray) else bytes(data)
     if len(buf) != p.byte_size:
         raise ShapeError(f"a buffer of {len(buf)} bytes does not match {shape}, which takes {p.byte_size}")

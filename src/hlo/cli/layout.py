@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 
+from ..errors import HloError
 from ..layout import COMBINE_DIMENSION
 from ..memory import plan
 from ..shape import Shape
@@ -36,15 +37,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cols", type=int, default=16, help="columns of the grid to show (default 16)")
 
 
+# The most cells a grid shows: the text grid, and the picture, whose every cell is a patch and a
+# label for matplotlib (some kilobytes each: 2000x2000 cells took 14 GB).
+MAX_TEXT_CELLS = 1 << 20
+MAX_PNG_CELLS = 128 * 128
+
+
+def check_grid_size(rows: int, cols: int, png: bool) -> None:
+    if rows < 1 or cols < 1:
+        raise HloError(f"hlo layout: --rows and --cols must be at least 1: got {rows} and {cols}")
+    limit = MAX_PNG_CELLS if png else MAX_TEXT_CELLS
+    if rows * cols > limit:
+        what = "--png draws" if png else "the grid shows"
+        raise HloError(
+            f"hlo layout: {what} at most {limit:,} cells: --rows {rows} --cols {cols} asks for "
+            f"{rows * cols:,}"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     text = EXAMPLES[args.example] if args.example else args.shape
     if text is None:
         print("hlo layout: give a SHAPE or --example NAME (one of: " + ", ".join(sorted(EXAMPLES)) + ")")
         return 2
     shape = parse_shape(text, "<command line>")
+    check_grid_size(args.rows, args.cols, False)
     print(describe(shape))
     if shape.is_array and not shape.is_unbounded_dynamic:
         grid = layout_grid(shape, args.rows, args.cols)
+        if args.png:
+            check_grid_size(grid.rows, grid.cols, True)
         print()
         print(render_grid(grid))
         if args.png:

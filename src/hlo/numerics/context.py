@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..errors import EvalError
 from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
@@ -18,11 +19,28 @@ from ..shape import Shape
 class RunOptions:
     """How to run: `flush_denormals` as XLA:CPU does (subnormal floats become zero in float
     arithmetic); `max_iterations` stops a while loop that runs longer (None: no limit); `seed`
-    seeds the generator of rng ops."""
+    seeds the generator of rng ops; `memory_limit` is the byte budget every array of the run
+    must fit in (None: a fraction of the memory this process may use, see
+    `runtime.budget`; 0: no check); `timeout` ends a run that takes longer, in seconds (None:
+    no limit)."""
 
     flush_denormals: bool = True
     max_iterations: int | None = None
     seed: int = 0
+    memory_limit: int | None = None
+    timeout: float | None = None
+
+    def __post_init__(self) -> None:
+        for name, value in (("max_iterations", self.max_iterations), ("memory_limit", self.memory_limit)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                raise EvalError(f"{name} must be an integer >= 0 or None: got {value!r}")
+        timeout = self.timeout
+        if timeout is not None and (
+            isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0
+        ):
+            raise EvalError(f"timeout must be a positive number of seconds or None: got {self.timeout!r}")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise EvalError(f"seed must be an integer: got {self.seed!r}")
 
 
 class KernelContext(Protocol):

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import PrimitiveType
+from ..errors import EvalError
 from ..ir.instruction import Instruction
 from . import subnormals
 from .context import KernelContext
@@ -97,4 +98,33 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
                 result = np.asarray(result * result.dtype.type(1))  # flush-to-zero applies to products
         return result.astype(out, copy=False)
 
+    return sizes_checked(run, instr, ctx)
+
+
+def sizes_checked(run: Callable[..., Any], instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
+    """`run`, checking at run time that operands with dynamic dimensions agree in size (only
+    when some operand is dynamic: static sizes the verifier has checked)."""
+    operands = ctx.operand_shapes(instr)
+    if len(operands) > 1 and not all(s.is_static for s in operands):
+        arrays = tuple(k for k, s in enumerate(operands) if s.dimensions)  # (scalar bounds or predicates)
+        return same_sizes(run, arrays)
     return run
+
+
+def same_sizes(run: Callable[..., np.ndarray], arrays: tuple[int, ...]) -> Callable[..., np.ndarray]:
+    """`run` after a check that the non-scalar operands have the same sizes at run time: NumPy
+    would broadcast a size-1 dimension against any other, where XLA's dynamic operands must
+    match."""
+
+    def checked(*xs: np.ndarray) -> np.ndarray:
+        first = np.shape(xs[arrays[0]]) if arrays else ()
+        for k in arrays[1:]:
+            if np.shape(xs[k]) != first:
+                raise EvalError(
+                    f"operand {k} has the sizes {list(np.shape(xs[k]))} at run time, operand "
+                    f"{arrays[0]} has {list(first)}: the dynamic sizes of an elementwise op's "
+                    f"operands must agree"
+                )
+        return run(*xs)
+
+    return checked

@@ -75,9 +75,13 @@ def as_argument(value: Any, shape: Shape, where: str) -> Any:
             raise EvalError(f"{where} must be {shape}: got a {describe(value)} array (dtype {value.dtype})")
         array = value
     else:
-        source = np.asarray(value)
-        if source.dtype == object:
-            raise EvalError(f"{where} must be {shape}: got {type(value).__name__}")
+        try:
+            source = np.asarray(value)
+        except (ValueError, TypeError):  # ragged nested lists
+            what = type(value).__name__
+            raise EvalError(f"{where} must be {shape}: got a {what} that is not an array") from None
+        if source.dtype.kind not in "biufc":  # strings, bytes, objects, dates: no numbers
+            raise EvalError(f"{where} must be {shape}: got {type(value).__name__} {_short(value)}")
         with np.errstate(all="ignore"):
             array = source.astype(dtype)
             back = array.astype(source.dtype)
@@ -86,6 +90,11 @@ def as_argument(value: Any, shape: Shape, where: str) -> Any:
             raise EvalError(f"{where} must be {shape}: the values {value!r} are not exactly representable")
     _check_dimensions(array, shape, where)
     return array
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _check_dimensions(array: np.ndarray, shape: Shape, where: str) -> None:

@@ -115,6 +115,17 @@ def reducer(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]
     return fold
 
 
+def check_same_sizes(values: list[Any]) -> None:
+    """The members of a group must bring operands of one size: dynamic dimensions may differ
+    from device to device only where XLA would fail too."""
+    sizes = [tuple(np.shape(a) for a in _as_list(v)) for v in values]
+    if any(s != sizes[0] for s in sizes[1:]):
+        shown = ", ".join(f"member {k}: {' '.join(str(list(x)) for x in s)}" for k, s in enumerate(sizes))
+        raise CollectiveError(
+            f"the group's operands have different sizes at run time ({shown}): they must agree"
+        )
+
+
 def _into(result: np.ndarray, out: np.ndarray | None) -> np.ndarray:
     if out is None:
         return result
@@ -137,6 +148,7 @@ def all_reduce_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., A
     assert fold is not None
 
     def combine(values: list[Any]) -> list[Any]:
+        check_same_sizes(values)
         per_operand = zip(*[_as_list(v) for v in values])
         result = _like(values[0], [fold(list(arrays)) for arrays in per_operand])
         return [result] * len(values)
@@ -157,7 +169,15 @@ def reduce_scatter_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..
 
     def combine(values: list[Any]) -> list[Any]:
         n = len(values)
+        check_same_sizes(values)
         per_operand = [fold(list(arrays)) for arrays in zip(*[_as_list(v) for v in values])]
+        for r in per_operand:
+            if r.ndim <= dim or r.shape[dim] % n:
+                raise CollectiveError(
+                    f"the operand's dimension {dim} has {r.shape[dim] if r.ndim > dim else 0} elements at "
+                    f"run "
+                    f"time, which do not split evenly among the {n} devices of the group"
+                )
         pieces = [np.split(r, n, axis=dim) for r in per_operand]
         return [_like(values[0], [p[k] for p in pieces]) for k in range(n)]
 

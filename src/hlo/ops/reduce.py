@@ -19,6 +19,7 @@ from ..ir.attr_kinds import COMPUTATION, INT_LIST
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics.computations import lifted
+from ..numerics.elementwise import sizes_checked
 from ..numerics.reduction import reduce_fn
 from ..shape import Shape
 from .array_rules import dims_compatible, int_tuple, ints_text, require_ops
@@ -377,7 +378,7 @@ def map_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     apply = lifted(ctx, instr.attrs["to_apply"], "map")
     dims = instr.shape.dimensions
     out = np.dtype(instr.shape.element_type.numpy_dtype)
-    return lambda *xs: np.broadcast_to(np.asarray(apply(*xs), dtype=out), dims)
+    return sizes_checked(lambda *xs: np.broadcast_to(np.asarray(apply(*xs), dtype=out), dims), instr, ctx)
 
 
 def one_tuple(make: Callable[..., Callable[..., Any]]) -> Callable[..., Callable[..., Any]]:

@@ -198,10 +198,20 @@ def rng_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
         g = _generator(ctx)
         if normal:
             return (float(a) + float(b) * g.standard_normal(shape)).astype(dtype)
+        # b <= a is implementation-defined (page 003): every element is a, as for an empty range
         if t.is_integral or dtype == np.bool_:
             low, high = int(a), int(b)
-            return g.integers(low, max(high, low + 1), size=shape).astype(dtype)
-        return g.uniform(float(a), float(b), size=shape).astype(dtype)
+            if high <= low:
+                return np.full(shape, a, dtype)
+            wide = np.uint64 if high > 2**63 - 1 else np.int64  # u64 bounds past int64
+            return g.integers(low, high, size=shape, dtype=wide).astype(dtype)
+        low_f, high_f = float(a), float(b)
+        if not low_f < high_f:  # also NaN bounds
+            return np.full(shape, a, dtype)
+        if not np.isfinite(high_f - low_f):  # NumPy refuses a range wider than the largest float
+            with np.errstate(all="ignore"):
+                return (low_f + (high_f - low_f) * g.random(shape)).astype(dtype)
+        return g.uniform(low_f, high_f, size=shape).astype(dtype)
 
     return run
 

@@ -14,7 +14,7 @@ from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics import numerics
-from ..numerics.elementwise import Math, elementwise_kernel
+from ..numerics.elementwise import Math, elementwise_kernel, sizes_checked
 from ..shape import UNBOUNDED, Shape
 from .array_rules import dims_compatible, higher_precision, most_specific, require_ops, same_type_ignoring_fp
 from .registry import ShapeContext, builder_function, define, kernel, shape_rule
@@ -156,7 +156,9 @@ def Clamp(min: XlaOp, operand: XlaOp, max: XlaOp) -> XlaOp:  # page 003's names
 def select_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
     """Elementwise choice (a scalar predicate chooses whole arrays); values pass untouched."""
     out = np.dtype(instr.shape.element_type.numpy_dtype)
-    return lambda pred, on_true, on_false: np.asarray(np.where(pred, on_true, on_false), dtype=out)
+    return sizes_checked(
+        lambda pred, on_true, on_false: np.asarray(np.where(pred, on_true, on_false), dtype=out), instr, ctx
+    )
 
 
 @kernel(Op.CLAMP)

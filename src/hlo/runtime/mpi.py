@@ -97,7 +97,8 @@ class MpiRendezvous:
                 return tuple(out) if isinstance(value, tuple) else out[0]
             comm = self.comms.get(group)
             if comm is not None and (pattern.kind != "all_to_all" or len(arrays) == 1):
-                wait = self._checked(comm, instr, count, group, self._waiter(instr, count, group))
+                sizes = tuple(a.shape for a in arrays)
+                wait = self._checked(comm, instr, count, group, self._waiter(instr, count, group), sizes)
                 out = [mpi_buffers.run_pattern(comm, pattern, a, wait) for a in arrays]
                 wait(None)
                 return tuple(out) if isinstance(value, tuple) else out[0]
@@ -107,19 +108,33 @@ class MpiRendezvous:
         return zlib.crc32(f"{self.run}:{instr.name}:{count}".encode()) % _DATA_TAGS
 
     def _checked(
-        self, comm: Any, instr: Instruction, count: int, group: tuple[int, ...], wait: mpi_buffers.Wait
+        self,
+        comm: Any,
+        instr: Instruction,
+        count: int,
+        group: tuple[int, ...],
+        wait: mpi_buffers.Wait,
+        sizes: tuple[tuple[int, ...], ...] = (),
     ) -> mpi_buffers.Wait:
         """`wait`, checking first that every member of the group is at this collective for the
         same time: a header exchange started now, overlapping the first data request (which it
         precedes on the communicator) and waited for before it. `wait(None)` just checks."""
-        mine = np.array([zlib.crc32(instr.name.encode()), count], np.int64)
-        headers = np.empty((len(group), 2), np.int64)
+        # the operands' sizes travel too: dynamic dimensions may differ from rank to rank, and
+        # MPI would combine buffers of different lengths without a word
+        mine = np.array([zlib.crc32(instr.name.encode()), count, zlib.crc32(repr(sizes).encode())], np.int64)
+        headers = np.empty((len(group), 3), np.int64)
         pending = [comm.Iallgather(mine, headers)]
 
         def checked(request: Any) -> None:
             if pending:
                 wait(pending.pop())
-                for d, (name, times) in zip(group, headers):
+                for d, (name, times, shape_sum) in zip(group, headers):
+                    if name == mine[0] and times == count and shape_sum != mine[2]:
+                        self.abort(
+                            f"%{instr.name}: device {d} brings operands of other sizes than device "
+                            f"{self.comm.Get_rank()}'s {' '.join(str(list(s)) for s in sizes)} "
+                            f"(group {list(group)}): the dynamic sizes must agree"
+                        )
                     if name != mine[0] or times != count:
                         where = self.names.get(int(name), "another collective")
                         self.abort(

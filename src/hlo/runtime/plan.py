@@ -10,10 +10,12 @@ loop bodies, branches) are planned once and shared.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import budget
 from ..errors import EvalError, HloError
 from ..ir.computation import Computation
 from ..ir.instruction import Instruction
@@ -55,16 +57,54 @@ class Plan:
         slots: list[Any] = [None] * self.slot_count
         for slot, value in zip(self.parameter_slots, args):
             slots[slot] = value
+        deadline = getattr(DEADLINE, "at", None)
         for step in self.steps:
+            if deadline is not None and time.monotonic() > deadline[0]:
+                raise EvalError(
+                    f"%{step.instruction.name}: the run is still going after the timeout of "
+                    f"{deadline[1]:g} seconds (timeout=, --timeout)",
+                    step.instruction.span,
+                )
             try:
                 slots[step.output] = step.fn(*[slots[i] for i in step.inputs])
             except HloError as e:
-                if e.span is not None or e.message.startswith("%"):
+                if e.span is not None:
                     raise
-                raise EvalError(f"%{step.instruction.name}: {e.message}", step.instruction.span) from e
+                kind = type(e) if isinstance(e, EvalError) else EvalError  # (a CollectiveError stays one)
+                if e.message.startswith("%"):  # named already (a collective's error): give it a place
+                    raise kind(e.message, step.instruction.span) from e
+                raise kind(f"%{step.instruction.name}: {e.message}", step.instruction.span) from e
+            except (ValueError, IndexError) as e:
+                raise _dynamic_mismatch(self, step, [slots[i] for i in step.inputs], e) from e
             for i in step.frees:
                 slots[i] = None
         return slots[self.root_slot]
+
+
+# The whole-run deadline of this thread's run, (monotonic time, timeout) or None: checked before
+# each step, so a long loop or a long chain of ops ends, not a single kernel.
+DEADLINE = threading.local()
+
+
+def set_deadline(timeout: float | None) -> None:
+    """Start this thread's run clock (None: no deadline)."""
+    DEADLINE.at = None if timeout is None else (time.monotonic() + timeout, timeout)
+
+
+def _dynamic_mismatch(plan: Plan, step: Step, values: list[Any], error: Exception) -> Exception:
+    """A NumPy failure of a kernel whose operands have dynamic dimensions: their run-time sizes
+    do not fit together (XLA requires them to); any other failure is the engine's own."""
+    by_name = plan.computation.by_name
+    if all(by_name[o].shape.is_static for o in step.instruction.operands):
+        return error
+    from ..numerics.values import describe
+
+    sizes = ", ".join(describe(v) for v in values)
+    return EvalError(
+        f"%{step.instruction.name}: the operands' run-time sizes ({sizes}) do not fit "
+        f"{step.instruction.opcode.text}'s rule: dynamic sizes must agree ({error})",
+        step.instruction.span,
+    )
 
 
 @dataclass
@@ -78,6 +118,10 @@ class PlanContext:
     plans: dict[str, Plan] = field(default_factory=dict)
     local: threading.local = field(default_factory=threading.local)  # per-thread run state
     planning: list[Computation] = field(default_factory=list)  # computations being planned
+    budget: int | None = None  # bytes one value may take (None: no limit)
+
+    def __post_init__(self) -> None:
+        self.budget = budget.resolve(self.options.memory_limit)
 
     @property
     def state(self) -> dict[str, Any]:
@@ -132,6 +176,7 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     ctx.planning.append(c)
     try:
         for k, i in enumerate(order):
+            _check_size(i, ctx.budget)
             if i.opcode is Opcode.PARAMETER:
                 continue
             inputs = tuple(slot_of[o] for o in i.operands)
@@ -142,6 +187,14 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     plan.root_slot = slot_of[root]
     plan.slot_count = len(order) + 1
     return plan
+
+
+def _check_size(i: Instruction, limit: int | None) -> None:
+    """Refuse, before running, a value larger than the memory budget, naming its instruction."""
+    try:
+        budget.check_shape(i.shape, f"%{i.name} ({i.opcode.text})", limit)
+    except budget.MemoryBudgetError as e:
+        raise budget.MemoryBudgetError(e.message, i.span) from None
 
 
 def _bind(i: Instruction, ctx: PlanContext) -> Callable[..., Any]:

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..errors import CollectiveError, HloError
 from ..ir.instruction import Instruction
-from ..ops.collective_groups import Devices, GroupsFn, Pattern
+from ..ir.opcode import Opcode
+from ..ops.collective_groups import Devices, GroupsFn, Pattern, group_mode
 
 
 @dataclass
@@ -123,7 +124,8 @@ def run_devices(run_one: Callable[[int], Any], devices: Devices, rendezvous: Ren
     if errors:
         own = [e for e in errors if not isinstance(e[1], CollectiveError)]
         device, error = (own or errors)[0]
-        if isinstance(error, HloError) and not isinstance(error, CollectiveError) and devices.count > 1:
+        names_device = isinstance(error, CollectiveError) and "device " in error.message
+        if isinstance(error, HloError) and not names_device and devices.count > 1:
             raise type(error)(f"device {device}: {error.message}", error.span) from error
         raise error
     return results
@@ -132,10 +134,10 @@ def run_devices(run_one: Callable[[int], Any], devices: Devices, rendezvous: Ren
 def check_collectives(module: Any, devices: Devices) -> None:
     """Before any device starts: every replica group and permute pair of the module names
     devices that exist for this run (their shapes were checked by the verifier)."""
-    from ..ops.collective_groups import group_mode
-
     for c in module.computations:
         for i in c.instructions:
+            if i.opcode is Opcode.REDUCE_SCATTER:
+                _check_scatter_split(i, c, devices)
             groups_attr = i.attrs.get("replica_groups")
             pairs = i.attrs.get("source_target_pairs")
             if groups_attr is None and pairs is None:
@@ -157,3 +159,27 @@ def check_collectives(module: Any, devices: Devices) -> None:
                     f"({devices.replicas} replicas x {devices.partitions} partitions)",
                     i.span,
                 )
+
+
+def _check_scatter_split(i: Any, c: Any, devices: Devices) -> None:
+    """A reduce-scatter with empty replica groups scatters over every device of its mode, which
+    only the run knows: the operand must split evenly among them (the verifier cannot tell)."""
+    groups = i.attrs.get("replica_groups")
+    if groups is not None and groups.groups():
+        return
+    size = {
+        "replicas": devices.replicas, "partitions": devices.partitions,
+        "replicas+partitions": devices.count, "flat": devices.count,
+    }[group_mode(i)]  # fmt: skip
+    dim = i.attrs["dimensions"][0]
+    for operand_name, result in zip(i.operands, i.shape.tuple_shapes if i.shape.is_tuple else (i.shape,)):
+        operand = c.by_name[operand_name].shape
+        n, m = operand.dimensions[dim], result.dimensions[dim]
+        if not operand.is_static or n == m * size:
+            continue
+        raise CollectiveError(
+            f"%{i.name}: scatters dimension {dim} of {operand} over the {size} devices of its group "
+            f"({devices.replicas} replicas x {devices.partitions} partitions): the result's {m} "
+            f"elements x {size} devices must be the operand's {n}",
+            i.span,
+        )

@@ -18,7 +18,7 @@ from ..numerics.subnormals import flushing_subnormals
 from ..numerics.values import as_argument
 from ..verifier import verify
 from . import blas_threads
-from .plan import Plan, PlanContext, plan_computation
+from .plan import Plan, PlanContext, plan_computation, set_deadline
 
 
 class Executable:
@@ -40,6 +40,7 @@ class Executable:
         state["infeed"] = deque(infeed or ())
         if outfeed is not None:
             state["outfeed"] = outfeed
+        set_deadline(self.options.timeout)
         with np.errstate(all="ignore"), flushing_subnormals(self.options.flush_denormals):
             return self.entry(*values)
 
@@ -64,7 +65,12 @@ class Executable:
         devices = Devices(replicas, partitions)
         check_collectives(self.module, devices)
         rendezvous = Rendezvous(devices)
-        values = [self.arguments(args) for args in per_device]
+        values = []
+        for device, args in enumerate(per_device):
+            try:
+                values.append(self.arguments(args))
+            except HloError as e:  # before any device starts: name the device whose arguments are wrong
+                raise type(e)(f"device {device}: {e.message}", e.span) from None
 
         def one(device: int) -> Any:
             state = self.context.state
@@ -73,6 +79,7 @@ class Executable:
                 device=device, replica=device // partitions, partition=device % partitions,
                 devices=devices, rendezvous=rendezvous, infeed=deque(),
             )  # fmt: skip
+            set_deadline(self.options.timeout)
             with np.errstate(all="ignore"), flushing_subnormals(self.options.flush_denormals):
                 return self.entry(*values[device])
 
@@ -106,6 +113,7 @@ class Executable:
         )  # fmt: skip
         try:
             values = self.arguments(args)
+            set_deadline(self.options.timeout)
             with (
                 np.errstate(all="ignore"),
                 blas_threads.shared_by(sharing),
@@ -118,6 +126,10 @@ class Executable:
         rendezvous.finish(rank, passed=state.get("collective_counts"))
         return result
 
+
+# Devices in one process are threads with their own copies of every value: beyond this many
+# a run is an accident (10**9 replicas would take the machine's memory before any error).
+MAX_DEVICES = 4096
 
 _CACHE: dict[int, tuple[weakref.ref[Module], Executable]] = {}
 
@@ -160,7 +172,12 @@ def run(
     """Run the entry computation on `args`: the result as a NumPy array of the exact result type
     (ml_dtypes for bf16, f8, int4), or a tuple of results. `options` are RunOptions fields;
     `infeed` is a sequence of values for infeed instructions, `outfeed` a list that receives
-    what outfeed instructions send."""
+    what outfeed instructions send.
+
+    Limits (RunOptions): `max_iterations` (default None here: a while loop may run for ever;
+    `hlo run` stops one after 1,000,000 iterations), `timeout` (seconds for the whole run,
+    default None), `memory_limit` (bytes one value may take; default None: half of the memory
+    the process may use, `runtime`'s budget; 0: no check)."""
     replicas = options.pop("num_replicas", None)
     partitions = options.pop("num_partitions", None)
     try:
@@ -178,6 +195,11 @@ def run(
             f"hlo.run: num_replicas and num_partitions must be positive ints: {replicas}, {partitions}"
         )
     count = replicas * partitions
+    if count > MAX_DEVICES:
+        raise HloError(
+            f"hlo.run: {replicas} replicas x {partitions} partitions is {count} devices; in process each "
+            f"is a thread, at most {MAX_DEVICES} (over MPI, one per rank)"
+        )
     if count == 1:
         return executable(*args, infeed=infeed, outfeed=outfeed)
     return executable.run_devices(_per_device(args, count, len(m.entry.parameters)), replicas, partitions)

@@ -118,10 +118,19 @@ class Token(NamedTuple):
     value: int | float | PrimitiveType | None = None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 class Lexer:
     """Lazily lexes `text`; `peek()`/`next()` give tokens, `lookahead(n)` looks further on."""
 
     def __init__(self, text: str, filename: str = "<string>") -> None:
+        bad = _SURROGATE.search(text)
+        if bad is not None:  # not a Unicode scalar value: no UTF-8 text holds one, none prints
+            raise ParseError(
+                f"the text holds a lone surrogate U+{ord(bad.group()):04X}, which is not UTF-8",
+                Span(text, bad.start(), 1, filename),
+            )
         self.text = text
         self.filename = filename
         self.pos = 0

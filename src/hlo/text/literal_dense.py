@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import budget
 from ..dtypes import PrimitiveType
 from ..errors import ParseError
 from ..shape import Shape
@@ -51,8 +52,17 @@ class SoftErrors:
         return first
 
 
+_CHECKED_BYTES = 1 << 26
+
+
 def parse_dense(r: TextReader, shape: Shape, soft: SoftErrors) -> np.ndarray | None:
     """The values of an array literal of static `shape` (None for `{...}`)."""
+    nbytes = budget.array_bytes(shape)
+    if nbytes > _CHECKED_BYTES:  # (reading the system's memory figures costs more than small constants)
+        try:
+            budget.check(nbytes, f"the constant {shape}", budget.default_budget())
+        except budget.MemoryBudgetError as e:
+            raise r.error(e.message) from None
     if r.lex.at(Tok.LBRACE) and math.prod(shape.dimensions) >= _FAST_MIN_ELEMENTS:
         values = read_fast(r.lex, shape)
         if values is not None:

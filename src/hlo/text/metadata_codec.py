@@ -57,7 +57,10 @@ def fast_metadata_at(text: str, pos: int) -> tuple[OpMetadata, int] | None:
             if not value.startswith('"'):
                 return None
             body = value[1:-1]
-            fields[name] = c_unescape(body) if "\\" in body else body
+            try:
+                fields[name] = c_unescape(body) if "\\" in body else body
+            except ValueError:  # a bad escape: the token-by-token path reports it with its place
+                return None
         elif name in _INT_VALUES:
             if value.startswith(("{", '"')) or not -(2**31) <= int(value) < 2**31:
                 return None

@@ -29,7 +29,10 @@ def parse_shape(text: str, filename: str = "<shape>") -> Shape:
     """Parse a whole shape string; a missing layout becomes the default one, as XLA's
     stand-alone ParseShape does."""
     lexer = Lexer(text, filename)
-    shape = ShapeReader(lexer).shape()
+    try:
+        shape = ShapeReader(lexer).shape()
+    except RecursionError:
+        raise ParseError("the shape nests too deeply to parse", lexer.span(lexer.peek())) from None
     if not lexer.at(Tok.EOF):
         raise lexer.error(f"expected the end of the shape, found {describe_token(lexer.peek())}")
     return shape
@@ -37,7 +40,10 @@ def parse_shape(text: str, filename: str = "<shape>") -> Shape:
 
 def parse_layout(text: str, filename: str = "<layout>") -> Layout:
     lexer = Lexer(text, filename)
-    layout = ShapeReader(lexer).layout()
+    try:
+        layout = ShapeReader(lexer).layout()
+    except RecursionError:
+        raise ParseError("the layout nests too deeply to parse", lexer.span(lexer.peek())) from None
     if not lexer.at(Tok.EOF):
         raise lexer.error(f"expected the end of the layout, found {describe_token(lexer.peek())}")
     return layout
