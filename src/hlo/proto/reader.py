@@ -158,9 +158,11 @@ def _instruction(
     except KeyError as e:
         raise HloError(f"{where}: operand_ids: no instruction with id {e.args[0]}") from None
     shape = shape_from_proto(i.shape, f"{where}: shape")
-    if i.opcode == "constant":
+    if i.opcode == "constant":  # without a literal: a constant whose values were elided
         inside = (
-            print_literal(literal_from_proto(i.literal, f"{where}: literal")) if i.HasField("literal") else ""
+            print_literal(literal_from_proto(i.literal, f"{where}: literal"))
+            if i.HasField("literal")
+            else "{...}"
         )
     elif i.opcode == "parameter":
         inside = str(i.parameter_number)

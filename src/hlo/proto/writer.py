@@ -133,9 +133,8 @@ def _instruction(i: Instruction, p: Any, ids: dict[str, int], comp_ids: dict[str
         if name in CALLS or value is None:
             continue
         if name == "literal" and i.opcode is Opcode.CONSTANT:
-            if value.is_elided if hasattr(value, "is_elided") else False:
-                raise HloError(f"{where}: the constant's values are elided ({{...}}): nothing to write")
-            literal_to_proto(value, p.literal)
+            if not value.is_elided:  # an elided constant ({...}) is one without a literal in XLA
+                literal_to_proto(value, p.literal)
             continue
         if name in ("parameter_number", "number") and i.opcode is Opcode.PARAMETER:
             continue
