@@ -85,15 +85,18 @@ ENTRY e {
 """
 
 
-def test_sharding_domain_is_entry_and_exit_sharding():
+def test_sharding_domain_sides_are_swapped_in_the_proto():
+    """XLA read the proto hlo writes here and printed it back as this text
+    (tools/check_proto_writer.py): the text's exit= is domain_entry_sharding."""
     d = _instruction(_proto(DOMAIN), "d")
-    assert list(d.domain_entry_sharding.tile_assignment_devices) == [0]
-    assert d.domain_exit_sharding.type == 0  # REPLICATED
+    assert list(d.domain_exit_sharding.tile_assignment_devices) == [0]
+    assert d.domain_entry_sharding.type == 0  # REPLICATED
     module, back = through_proto(DOMAIN)
     assert back == module
 
 
-PERMUTE = """HloModule m, replica_count=2
+PERMUTE = (  # one line per instruction: the long line is split in two Python strings
+    """HloModule m, replica_count=2
 
 ENTRY e {
   input = f32[8,4]{1,0} parameter(0)
@@ -103,9 +106,11 @@ ENTRY e {
   o1 = (s32[], s32[]) tuple(z, z)
   o2 = (s32[], s32[]) tuple(one, z)
   offs = ((s32[], s32[]), (s32[], s32[])) tuple(o1, o2)
-  ROOT cp = f32[8,4]{1,0} collective-permute(input, output, offs, offs), source_target_pairs={{0,1},{1,0}}, slice_sizes={{1,4},{2,4}}
+  ROOT cp = f32[8,4]{1,0} collective-permute(input, output, offs, offs), """
+    """source_target_pairs={{0,1},{1,0}}, slice_sizes={{1,4},{2,4}}
 }
 """
+)
 
 
 def test_permute_slice_sizes_are_flattened_into_dynamic_slice_sizes():

@@ -89,10 +89,11 @@ def custom_call_literal(p: Any, ctx: Context) -> str | None:
 
 
 def domain(p: Any, ctx: Context) -> str | None:
-    """Only sharding domains exist in a proto (domain_entry_sharding, domain_exit_sharding)."""
+    """Only sharding domains exist in a proto; domain_entry_sharding is the operand side, which
+    XLA's text calls `exit=` (and domain_exit_sharding its `entry=`)."""
     if not (p.HasField("domain_entry_sharding") or p.HasField("domain_exit_sharding")):
         return None
-    entry, exit_ = sharding_text(p.domain_entry_sharding), sharding_text(p.domain_exit_sharding)
+    entry, exit_ = sharding_text(p.domain_exit_sharding), sharding_text(p.domain_entry_sharding)
     return f'{{kind="sharding", entry={entry}, exit={exit_}}}'
 
 

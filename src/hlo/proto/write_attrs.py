@@ -141,8 +141,10 @@ def _replica_groups(p: Any, v: Any) -> None:
 def _domain(p: Any, v: Any) -> None:
     if v.kind != "sharding":
         raise HloError(f"a domain of kind {v.kind!r} has no proto form (only sharding domains)")
-    sharding_to_proto(v.entry, p.domain_entry_sharding)
-    sharding_to_proto(v.exit, p.domain_exit_sharding)
+    # XLA's proto names the sides the other way round from its text: domain_entry_sharding is
+    # the operand side, the text's `exit=` (checked by XLA reading what this writes).
+    sharding_to_proto(v.exit, p.domain_entry_sharding)
+    sharding_to_proto(v.entry, p.domain_exit_sharding)
 
 
 def _pairs(p: Any, v: Any) -> None:
