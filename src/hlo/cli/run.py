@@ -208,6 +208,8 @@ def _compare(args: argparse.Namespace, module: Any, result: Any, inputs: list[An
     else:
         where, want = "the snapshot's result", leaves(recorded)
     got = check_reference(where, got, want)
+    # jax's result names (jax.result_info in its StableHLO) do not reach XLA's HLO or its dumps
+    # (checked with jax 0.10.2): outputs are out0, out1, ...
     names = [f"out{k}" for k in range(len(got))]
     reports = compare_outputs(names, got, want, args.rtol, args.atol, args.signed_zeros)
     for r in reports:  # one line per output, then the verdict
