@@ -27,8 +27,7 @@ NOT_KEPT = {
     "AllReduceWithMeshAxesReplicaGroupList": "mesh axes",
     # is_stable=false is the proto's default: the text's explicit `is_stable=false` is not kept
     "TopKUnstable": "is_stable",
-    # not written yet: scan's attributes, collective-broadcast's has_dynamic_root
-    "Scan": "scan",
+    # not written yet: collective-broadcast's has_dynamic_root
     "CollectiveBroadcastDynamicRoot": "has_dynamic_root",
     # dimension labels with `?` (unknown dimensions) have no ConvolutionDimensionNumbers form
     "CustomCallWithUnknownDimLabels": "dim_labels",
@@ -159,3 +158,57 @@ def test_elided_constant_is_a_constant_without_literal():
     module, back = through_proto(ELIDED)
     assert back == module
     assert "constant({...})" in back.to_text("default")
+
+
+SCAN = (  # one line per instruction: the long line is split in two Python strings
+    """HloModule m
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  s = f32[] add(a, b)
+  ROOT t = (f32[], f32[]) tuple(s, s)
+}
+
+ENTRY e {
+  x = f32[4]{0} parameter(0)
+  init = f32[] constant(0)
+  ROOT scan = (f32[4]{0}, f32[]) scan(x, init), dimensions={0}, num_carries=1, is_reverse=true, """
+    """is_associative=false, to_apply=add
+}
+"""
+)
+
+
+def test_scan_attributes_are_fields_94_95_96():
+    """Field numbers from the schema jaxlib 0.10.2's XLA carries: is_reverse 94, num_carries 95,
+    is_associative 96 (a TriState: 1 true, 2 false)."""
+    scan = _instruction(_proto(SCAN), "scan")
+    fields = {f.name: (f.number, v) for f, v in scan.ListFields()}
+    assert fields["is_reverse"] == (94, True)
+    assert fields["num_carries"] == (95, 1)
+    assert fields["is_associative"] == (96, 2)
+    module, back = through_proto(SCAN)
+    assert back == module
+
+
+SPARSE_CONV = (
+    """HloModule m
+
+ENTRY e {
+  input = f32[1,2]{1,0} parameter(0)
+  filter = f32[2,2]{1,0} parameter(1)
+  ROOT conv = f32[1,2]{1,0} convolution(input, filter), dim_labels=bf_io->bf, """
+    """sparsity_config={lhs={sparsity=1x4 dimension=1 stride=1} rhs={sparsity=1x4 dimension=0 stride=1}}
+}
+"""
+)
+
+
+def test_convolution_sparsity_config_is_field_98():
+    conv = _instruction(_proto(SPARSE_CONV), "conv")
+    assert conv.DESCRIPTOR.fields_by_name["sparsity_config"].number == 98
+    rhs = conv.sparsity_config.rhs
+    assert (rhs.num_non_zero, rhs.block_size, rhs.dimension, rhs.stride) == (1, 4, 0, 1)
+    module, back = through_proto(SPARSE_CONV)
+    assert back == module

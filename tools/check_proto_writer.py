@@ -27,7 +27,7 @@ def main() -> int:
     xc = importlib.import_module("jax._src.lib").xla_client
     tests = importlib.import_module("test_proto_writer")
     failed = 0
-    for name in ("CUSTOM_LITERAL", "DOMAIN", "PERMUTE", "MESH", "ELIDED"):
+    for name in ("CUSTOM_LITERAL", "DOMAIN", "PERMUTE", "MESH", "ELIDED", "SCAN", "SPARSE_CONV"):
         data = module_to_proto(parse_module(getattr(tests, name))).SerializeToString()
         try:
             xla_text = xc.XlaComputation(data).as_hlo_text()

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import HloError
+from ..ir.attrs import SparsityConfig, TensorSparsity
+from ..text.array_attr_codecs import print_sparsity_config
 from ..text.literal_codec import print_literal
 from .attr_text import Context, ints
 from .literals import literal_from_proto
@@ -126,6 +128,35 @@ def permute_slice_sizes(p: Any, ctx: Context) -> str | None:
     return "{" + ",".join(groups) + "}"
 
 
+def sparsity(p: Any, ctx: Context) -> str | None:
+    if not p.HasField("sparsity_config"):
+        return None
+
+    def side(name: str) -> TensorSparsity | None:
+        if not p.sparsity_config.HasField(name):
+            return None
+        t = getattr(p.sparsity_config, name)
+        return TensorSparsity(t.num_non_zero, t.block_size, t.dimension, t.stride)
+
+    return print_sparsity_config(SparsityConfig(side("lhs"), side("rhs")))
+
+
+def _scan(field: str) -> Callable[[Any, Context], str | None]:
+    """scan's num_carries (always printed), is_reverse (when true), is_associative (a TriState:
+    unset, true, false)."""
+
+    def convert(p: Any, ctx: Context) -> str | None:
+        if p.opcode != "scan":
+            return None
+        if field == "num_carries":
+            return str(p.num_carries)
+        if field == "is_reverse":
+            return "true" if p.is_reverse else None
+        return {1: "true", 2: "false"}.get(p.is_associative)
+
+    return convert
+
+
 EXTRA: dict[str, Callable[[Any, Context], str | None]] = {
     "replica_groups": _replica_groups,
     "window": _window,
@@ -133,4 +164,8 @@ EXTRA: dict[str, Callable[[Any, Context], str | None]] = {
     "literal": custom_call_literal,
     "domain": domain,
     "slice_sizes": permute_slice_sizes,
+    "sparsity_config": sparsity,
+    "num_carries": _scan("num_carries"),
+    "is_reverse": _scan("is_reverse"),
+    "is_associative": _scan("is_associative"),
 }

@@ -147,6 +147,19 @@ def _domain(p: Any, v: Any) -> None:
     sharding_to_proto(v.entry, p.domain_exit_sharding)
 
 
+def _sparsity(p: Any, v: Any) -> None:
+    for side in ("lhs", "rhs"):
+        t = getattr(v, side)
+        if t is not None:
+            x = getattr(p.sparsity_config, side)
+            x.num_non_zero, x.block_size, x.dimension, x.stride = (
+                t.num_non_zero,
+                t.block_size,
+                t.dimension,
+                t.stride,
+            )
+
+
 def _pairs(p: Any, v: Any) -> None:
     for source, target in v:
         pair = p.source_target_pairs.add()
@@ -226,6 +239,10 @@ WRITERS: dict[str, Callable[[Any, Any], None]] = {
     "padding_type": lambda p, v: setattr(p, "padding_type", xla_data_pb2.PaddingType.Value(v.value)),
     "source_target_pairs": _pairs,
     "domain": _domain,
+    "num_carries": _set("num_carries"),
+    "is_reverse": _set("is_reverse"),
+    "is_associative": lambda p, v: setattr(p, "is_associative", 1 if v else 2),
+    "sparsity_config": _sparsity,
     "literal": lambda p, v: literal_to_proto(v, p.literal),
     "constrain_layout": _set("constrain_layout"),
     "output_to_operand_aliasing": _aliasing,
