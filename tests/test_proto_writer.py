@@ -4,8 +4,11 @@ the writer learned last are also checked one by one, with the proto fields XLA u
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from hlo.errors import HloError
 from hlo.ir.replica_groups import ExplicitReplicaGroups
 from hlo.proto.writer import module_to_proto
 from hlo.replay.load import load_bytes
@@ -15,14 +18,12 @@ from conftest import cases
 
 # What a proto cannot hold, or holds in another form.
 NOT_KEPT = {
-    # module-level debug attributes and the original-value recovery table: not written yet
+    # module debug_attributes: no field in HloModuleProto (test_debug_attributes_are_refused)
     "DebugAttributes": "debug_attributes",
     "DebugAttributesFusionDebugger": "debug_attributes",
     "DebugAttributesLogModeOnly": "debug_attributes",
     "DebugAttributesPartitionedOnly": "debug_attributes",
     "DebugAttributesHloIdOnly": "debug_attributes",
-    "OriginalValueRecoveryTable": "original value recovery table",
-    "OriginalValueRecoveryTableWithNestedQuotes": "original value recovery table",
     # written as the explicit groups it stands for: test_mesh_axes_groups_are_written_as_their_groups
     "AllReduceWithMeshAxesReplicaGroupList": "mesh axes",
     # is_stable=false is the proto's default: the text's explicit `is_stable=false` is not kept
@@ -212,3 +213,31 @@ def test_convolution_sparsity_config_is_field_98():
     assert (rhs.num_non_zero, rhs.block_size, rhs.dimension, rhs.stride) == (1, 4, 0, 1)
     module, back = through_proto(SPARSE_CONV)
     assert back == module
+
+
+@pytest.mark.parametrize("name", [n for n, why in NOT_KEPT.items() if why == "debug_attributes"])
+def test_debug_attributes_are_refused(name):
+    """XLA's HloModuleProto (the schema in jaxlib 0.10.2) has no field for module debug
+    attributes: writing them is an error naming them, never a silent loss."""
+    row = next(r for r in _rows() if r["name"] == name)
+    with pytest.raises(HloError, match="debug_attributes: HloModuleProto has no field"):
+        _proto(row["text"])
+
+
+def test_recovery_table_is_field_20_with_its_modules():
+    row = next(r for r in _rows() if r["name"] == "OriginalValueRecoveryTable")
+    table = _proto(row["text"]).original_value_recovery_table
+    assert _proto(row["text"]).DESCRIPTOR.fields_by_name["original_value_recovery_table"].number == 20
+    entry = table.entries[0]
+    assert (entry.old_original_array.instruction_name, entry.new_original_array.instruction_name) == (
+        "constant",
+        "constant__ovp0",
+    )
+    assert entry.recovery_module.name == "recovery_module"
+
+
+def _rows():
+    import json
+
+    path = Path(__file__).parent / "conformance" / "hlo_text" / "roundtrip.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

@@ -27,8 +27,13 @@ def main() -> int:
     xc = importlib.import_module("jax._src.lib").xla_client
     tests = importlib.import_module("test_proto_writer")
     failed = 0
-    for name in ("CUSTOM_LITERAL", "DOMAIN", "PERMUTE", "MESH", "ELIDED", "SCAN", "SPARSE_CONV"):
-        data = module_to_proto(parse_module(getattr(tests, name))).SerializeToString()
+    texts = {n: getattr(tests, n) for n in ("CUSTOM_LITERAL", "DOMAIN", "PERMUTE", "MESH", "ELIDED", "SCAN")}
+    texts["SPARSE_CONV"] = tests.SPARSE_CONV
+    texts["RECOVERY_TABLE"] = next(r for r in tests._rows() if r["name"] == "OriginalValueRecoveryTable")[
+        "text"
+    ]
+    for name, text in texts.items():
+        data = module_to_proto(parse_module(text)).SerializeToString()
         try:
             xla_text = xc.XlaComputation(data).as_hlo_text()
         except Exception as e:  # XLA's errors come as many types
