@@ -14,6 +14,8 @@ The module may also be an HloModuleProto / HloProto (`.pb`, `.pbtxt`) or an HloS
 snapshot runs with its recorded arguments and is compared with its recorded result. `--compare
 REF.npz|SNAPSHOT` or `--reference xla` (the same module on XLA:CPU, needs jaxlib) compare the
 results (`--rtol`, `--atol`, `--signed-zeros`); the verdict is one line, exit status 1 on a mismatch.
+On several devices (in process) each device is compared (`device N outK`, the reference a .npz of
+out{device}_{k} or a path with `{device}`), timed together and dumped to DIR/device{N}/.
 """
 
 from __future__ import annotations
@@ -38,11 +40,11 @@ from ..replay.npz import load_inputs, save
 from ..replay.output import check_writable
 from ..replay.reference import check_reference, leaves, load_reference, run_on_xla
 from ..replay.values import SUMMARY_THRESHOLD, summary
-from ..runtime.run import run as run_module
 from ..shape import Shape
 from ..text.literal_codec import print_literal
 from ..text.parser import parse_module
 from .execute import execute
+from .execute_devices import compare_devices, execute_devices
 
 EXAMPLES = {
     "mlp": "a two-layer MLP's loss and gradients (jax.value_and_grad)",
@@ -161,11 +163,10 @@ def run_one(args: argparse.Namespace, started: float) -> int:
     replicas = args.replicas or module.config.replica_count
     partitions = args.partitions or module.config.num_partitions
     count = replicas * partitions
-    if count > 1 and (args.compare or args.reference or args.iterations or args.dump_values):
-        raise HloError(
-            f"hlo run: --compare, --reference, --iterations and --dump-values take one device; "
-            f"{name} runs on {count}"
-        )
+    if count > 1 and args.reference:
+        raise HloError(f"hlo run: --reference xla takes one device; {name} runs on {count}")
+    if count > 1 and args.backend == "mpi" and (args.compare or args.iterations or args.dump_values):
+        raise HloError("hlo run: --compare, --iterations and --dump-values run the devices in this process")
     if args.backend == "mpi":
         return _run_mpi(args, module, name, replicas, partitions)
 
@@ -178,20 +179,21 @@ def run_one(args: argparse.Namespace, started: float) -> int:
             raise HloError(f"{name}: --inputs-mode snapshot needs a snapshot file")
         return make_inputs(module, args.inputs_mode or "random", args.seed, device, args.random)
 
-    options = {"seed": args.seed, "max_iterations": args.max_iterations}
     if args.print_inputs:
         for k, (value, param) in enumerate(zip(inputs_for(0), module.entry.parameters)):
             print(f"arg{k} {param.name}: {show(value, args.print_full)}")
+    run_options = RunOptions(seed=args.seed, max_iterations=args.max_iterations)
     if count == 1:
-        run_options = RunOptions(seed=args.seed, max_iterations=args.max_iterations)
         results = [execute(module, inputs_for(0), run_options, args.iterations, args.dump_values, started)]
     else:
-        results = run_module(
-            module, [inputs_for(d) for d in range(count)], num_replicas=replicas, num_partitions=partitions,
-            **options,
-        )  # fmt: skip
+        per_device = [inputs_for(d) for d in range(count)]
+        results = execute_devices(
+            module, per_device, run_options, replicas, partitions, args.iterations, args.dump_values, started
+        )
     for device, result in enumerate(results):
         _report(args, module, name, result, device if count > 1 else None)
+    if count > 1 and args.compare:
+        return compare_devices(args, results)
     if count == 1 and (args.compare or args.reference or recorded is not None):
         return _compare(args, module, results[0], inputs_for(0), recorded)
     return 0
@@ -206,6 +208,8 @@ def _compare(args: argparse.Namespace, module: Any, result: Any, inputs: list[An
     else:
         where, want = "the snapshot's result", leaves(recorded)
     got = check_reference(where, got, want)
+    # jax's result names (jax.result_info in its StableHLO) do not reach XLA's HLO or its dumps
+    # (checked with jax 0.10.2): outputs are out0, out1, ...
     names = [f"out{k}" for k in range(len(got))]
     reports = compare_outputs(names, got, want, args.rtol, args.atol, args.signed_zeros)
     for r in reports:  # one line per output, then the verdict

@@ -7,41 +7,17 @@ same IR by construction. The proto field each attribute comes from is XLA's
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import HloError
-from ..shape import Shape
-from ..text.lexer import c_escape
 from ..text.shape_codec import print_shape
 from . import xla_data_pb2
+from .attr_text import Context, ints, quoted
+from .op_attrs_extra import EXTRA
 from .shapes import shape_from_proto
 
-
-@dataclass
-class Context:
-    """What converters look up: names of computations by id, operand shapes, the instruction."""
-
-    computations: dict[int, str]
-    operand_shapes: list[Shape]
-    where: str
-
-    def computation(self, ident: int) -> str:
-        if ident not in self.computations:
-            raise HloError(f"{self.where}.called_computation_ids: no computation with id {ident}")
-        return self.computations[ident]
-
-
-def ints(values: Any) -> str:
-    return "{" + ",".join(str(int(v)) for v in values) + "}"
-
-
-def quoted(text: str | bytes) -> str:
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", errors="surrogateescape")
-    return '"' + c_escape(text) + '"'
+__all__ = ["CONVERTERS", "Context", "ints", "quoted"]
 
 
 def _called(p: Any, ctx: Context, k: int) -> str | None:
@@ -68,72 +44,6 @@ def _branches(p: Any, ctx: Context, which: int) -> str | None:
     if which < 0:
         return None if pred else _called_list(p, ctx)
     return _called(p, ctx, which) if pred else None
-
-
-def _replica_groups(p: Any, ctx: Context) -> str:
-    device_list = p.collective_device_list
-    if device_list.HasField("iota_replica_group_list"):
-        g = device_list.iota_replica_group_list
-        dims, perm = list(g.iota_reshape_dims), list(g.iota_transpose_perm)
-        text = f"[{g.num_replica_groups},{g.num_devices_per_group}]<=[{','.join(map(str, dims))}]"
-        if perm and perm != list(range(len(perm))):
-            text += "T(" + ",".join(map(str, perm)) + ")"
-        return text
-    groups = device_list.replica_groups or p.replica_groups
-    return "{" + ",".join(ints(g.replica_ids) for g in groups) + "}"
-
-
-def _window(p: Any, ctx: Context) -> str | None:
-    if not p.HasField("window"):
-        return None
-    dims = p.window.dimensions
-    if not dims:
-        return "{}"
-
-    def field(name: str, fmt: Callable[[Any], str], default: Any) -> str:
-        values = [getattr(d, name) for d in dims]
-        if all(v == default for v in values):
-            return ""
-        return "x".join(fmt(d) for d in dims)
-
-    parts = [("size", field("size", lambda d: str(d.size), None))]
-    parts.append(("stride", field("stride", lambda d: str(d.stride), 1)))
-    pad = "x".join(f"{d.padding_low}_{d.padding_high}" for d in dims)
-    if any(d.padding_low or d.padding_high for d in dims):
-        parts.append(("pad", pad))
-    parts.append(("lhs_dilate", field("base_dilation", lambda d: str(d.base_dilation), 1)))
-    parts.append(("rhs_dilate", field("window_dilation", lambda d: str(d.window_dilation), 1)))
-    parts.append(("rhs_reversal", field("window_reversal", lambda d: str(int(d.window_reversal)), False)))
-    return "{" + " ".join(f"{k}={v}" for k, v in parts if v) + "}"
-
-
-def _dim_labels(p: Any, ctx: Context) -> str | None:
-    if not p.HasField("convolution_dimension_numbers"):
-        return None
-    d = p.convolution_dimension_numbers
-
-    def labels(first: int, second: int, spatial: Any, a: str, b: str) -> str:
-        out = ["?"] * (2 + len(spatial))
-        if not (0 <= first < len(out) and 0 <= second < len(out)):
-            raise HloError(
-                f"{ctx.where}: convolution_dimension_numbers: dimension {max(first, second)} "
-                f"out of range for {len(out)} dimensions"
-            )
-        out[first], out[second] = a, b
-        for k, s in enumerate(spatial):
-            out[s] = str(k)
-        return "".join(out)
-
-    lhs = labels(d.input_batch_dimension, d.input_feature_dimension, d.input_spatial_dimensions, "b", "f")
-    rhs = labels(
-        d.kernel_input_feature_dimension,
-        d.kernel_output_feature_dimension,
-        d.kernel_spatial_dimensions,
-        "i",
-        "o",
-    )
-    out = labels(d.output_batch_dimension, d.output_feature_dimension, d.output_spatial_dimensions, "b", "f")
-    return f"{lhs}_{rhs}->{out}"
 
 
 def _precision(p: Any, ctx: Context) -> str | None:
@@ -244,7 +154,6 @@ def _enum(field: str, names: dict[int, str], skip: int | None = None) -> Callabl
 
 CONVERTERS: dict[str, Callable[[Any, Context], str | None]] = {
     "channel_id": _int("channel_id"),
-    "replica_groups": _replica_groups,
     "constrain_layout": lambda p, ctx: "true" if p.constrain_layout and p.opcode != "custom-call" else None,
     "dimensions": lambda p, ctx: (
         None if not p.dimensions and p.opcode in ("all-to-all", "ragged-all-to-all") else ints(p.dimensions)
@@ -263,8 +172,6 @@ CONVERTERS: dict[str, Callable[[Any, Context], str | None]] = {
     "async_execution_thread": _async_thread,
     "output_to_operand_aliasing": _aliasing,
     "kind": lambda p, ctx: p.fusion_kind or None,
-    "window": _window,
-    "dim_labels": _dim_labels,
     "feature_group_count": lambda p, ctx: str(p.feature_group_count) if p.feature_group_count > 1 else None,
     "batch_group_count": lambda p, ctx: str(p.batch_group_count) if p.batch_group_count > 1 else None,
     "operand_precision": _precision,
@@ -299,7 +206,6 @@ CONVERTERS: dict[str, Callable[[Any, Context], str | None]] = {
     "operand_batching_dims": _gather("operand_batching_dims"),
     "start_indices_batching_dims": _gather("start_indices_batching_dims"),
     "index_vector_dim": _gather("index_vector_dim"),
-    "slice_sizes": lambda p, ctx: ints(p.gather_slice_sizes) if p.opcode == "gather" else None,
     "indices_are_sorted": _bool("indices_are_sorted"),
     "unique_indices": _bool("unique_indices"),
     "update_window_dims": _gather("update_window_dims"),
@@ -345,3 +251,4 @@ CONVERTERS: dict[str, Callable[[Any, Context], str | None]] = {
     ),
     "is_composite": _bool("is_composite"),
 }
+CONVERTERS.update(EXTRA)

@@ -33,7 +33,32 @@ def module_from_proto(p: Any, name: str) -> Module:
         module = parse_module(text, f"{name} (as HLO text)")
     except HloError as e:
         raise HloError(f"{name}: {_where(text, e)}{e.message}") from None
-    return _without_spans(module)
+    return _with_recovery_table(p, _without_spans(module), name)
+
+
+def _with_recovery_table(p: Any, module: Module, name: str) -> Module:
+    """The original-value recovery table goes straight into the IR (its modules are protos)."""
+    from dataclasses import replace
+
+    from ..ir.metadata import OriginalArray
+    from ..ir.module import RecoveryEntry
+
+    entries = []
+    for k, e in enumerate(p.original_value_recovery_table.entries):
+        old, new = e.old_original_array, e.new_original_array
+        recovery = (
+            module_from_proto(e.recovery_module, f"{name}: original_value_recovery_table.entries[{k}]")
+            if e.HasField("recovery_module")
+            else None
+        )
+        entries.append(
+            RecoveryEntry(
+                OriginalArray(old.instruction_name, tuple(old.shape_index)),
+                OriginalArray(new.instruction_name, tuple(new.shape_index)),
+                recovery,
+            )
+        )
+    return replace(module, origin_recovery_table=tuple(entries)) if entries else module
 
 
 def _where(text: str, e: HloError) -> str:
@@ -158,9 +183,11 @@ def _instruction(
     except KeyError as e:
         raise HloError(f"{where}: operand_ids: no instruction with id {e.args[0]}") from None
     shape = shape_from_proto(i.shape, f"{where}: shape")
-    if i.opcode == "constant":
+    if i.opcode == "constant":  # without a literal: a constant whose values were elided
         inside = (
-            print_literal(literal_from_proto(i.literal, f"{where}: literal")) if i.HasField("literal") else ""
+            print_literal(literal_from_proto(i.literal, f"{where}: literal"))
+            if i.HasField("literal")
+            else "{...}"
         )
     elif i.opcode == "parameter":
         inside = str(i.parameter_number)

@@ -10,7 +10,9 @@ from typing import Any
 from ..errors import HloError
 from ..ir.attrs import ConvolutionDimensionNumbers, PaddingConfig, SliceRange, Window
 from . import hlo_pb2, xla_data_pb2
+from .literals import literal_to_proto
 from .shapes import shape_to_proto
+from .sharding import sharding_to_proto
 
 
 def _ints(field: str) -> Callable[[Any, Any], None]:
@@ -106,9 +108,11 @@ def _aliasing(p: Any, v: Any) -> None:
 
 
 def _slice_sizes(p: Any, v: Any) -> None:
-    if p.opcode != "gather":
-        raise HloError(f"writing slice_sizes of {p.opcode} as a proto is not supported yet")
-    p.gather_slice_sizes.extend(v)
+    """gather's sizes; a collective-permute's lists flattened (XLA's ToProto)."""
+    if p.opcode == "gather":
+        p.gather_slice_sizes.extend(v)
+    else:
+        p.dynamic_slice_sizes.extend(size for sizes in v for size in sizes)
 
 
 def _lower(p: Any, v: bool) -> None:
@@ -119,18 +123,41 @@ def _lower(p: Any, v: bool) -> None:
 
 
 def _replica_groups(p: Any, v: Any) -> None:
-    from ..ir.replica_groups import ExplicitReplicaGroups, IotaReplicaGroups
+    from ..ir.replica_groups import ExplicitReplicaGroups, IotaReplicaGroups, MeshAxesReplicaGroups
 
     if isinstance(v, IotaReplicaGroups):
         g = p.collective_device_list.iota_replica_group_list
         g.num_replica_groups, g.num_devices_per_group = v.num_groups, v.group_size
         g.iota_reshape_dims.extend(v.reshape_dims)
         g.iota_transpose_perm.extend(v.transpose_perm)
-    elif isinstance(v, ExplicitReplicaGroups):
+    elif isinstance(v, ExplicitReplicaGroups | MeshAxesReplicaGroups):
+        # A mesh-axes list is written as the groups it stands for, which every XLA reads.
         for group in v.groups():
             p.replica_groups.add().replica_ids.extend(group)
     else:
         raise HloError(f"writing {type(v).__name__} replica groups as a proto is not supported yet")
+
+
+def _domain(p: Any, v: Any) -> None:
+    if v.kind != "sharding":
+        raise HloError(f"a domain of kind {v.kind!r} has no proto form (only sharding domains)")
+    # XLA's proto names the sides the other way round from its text: domain_entry_sharding is
+    # the operand side, the text's `exit=` (checked by XLA reading what this writes).
+    sharding_to_proto(v.exit, p.domain_entry_sharding)
+    sharding_to_proto(v.entry, p.domain_exit_sharding)
+
+
+def _sparsity(p: Any, v: Any) -> None:
+    for side in ("lhs", "rhs"):
+        t = getattr(v, side)
+        if t is not None:
+            x = getattr(p.sparsity_config, side)
+            x.num_non_zero, x.block_size, x.dimension, x.stride = (
+                t.num_non_zero,
+                t.block_size,
+                t.dimension,
+                t.stride,
+            )
 
 
 def _pairs(p: Any, v: Any) -> None:
@@ -211,6 +238,12 @@ WRITERS: dict[str, Callable[[Any, Any], None]] = {
     "schedule": lambda p, v: setattr(p, "custom_call_schedule", hlo_pb2.CustomCallSchedule.Value(v.value)),
     "padding_type": lambda p, v: setattr(p, "padding_type", xla_data_pb2.PaddingType.Value(v.value)),
     "source_target_pairs": _pairs,
+    "domain": _domain,
+    "num_carries": _set("num_carries"),
+    "is_reverse": _set("is_reverse"),
+    "is_associative": lambda p, v: setattr(p, "is_associative", 1 if v else 2),
+    "sparsity_config": _sparsity,
+    "literal": lambda p, v: literal_to_proto(v, p.literal),
     "constrain_layout": _set("constrain_layout"),
     "output_to_operand_aliasing": _aliasing,
     "distribution": lambda p, v: setattr(

@@ -72,6 +72,18 @@ def module_to_proto(module: Module) -> Any:
         p.frontend_attributes.map[key] = value
     if module.stack_frames is not None:
         _stack_frames(module.stack_frames, p.stack_frame_index)
+    for entry in module.origin_recovery_table:
+        e = p.original_value_recovery_table.entries.add()
+        for array, field in ((entry.old, e.old_original_array), (entry.new, e.new_original_array)):
+            field.instruction_name = array.instruction_name
+            field.shape_index.extend(array.shape_index)
+        if entry.module is not None:
+            e.recovery_module.CopyFrom(module_to_proto(entry.module))
+    if module.debug_attributes:
+        raise HloError(
+            f"{module.name}: debug_attributes: HloModuleProto has no field for them "
+            "(XLA's schema as of jaxlib 0.10.2)"
+        )
     replicas, partitions = module.config.replica_count, module.config.num_partitions
     if replicas > 1 or partitions > 1:
         # The module config is not part of HloModuleProto; a device assignment carries the counts.
@@ -133,9 +145,8 @@ def _instruction(i: Instruction, p: Any, ids: dict[str, int], comp_ids: dict[str
         if name in CALLS or value is None:
             continue
         if name == "literal" and i.opcode is Opcode.CONSTANT:
-            if value.is_elided if hasattr(value, "is_elided") else False:
-                raise HloError(f"{where}: the constant's values are elided ({{...}}): nothing to write")
-            literal_to_proto(value, p.literal)
+            if not value.is_elided:  # an elided constant ({...}) is one without a literal in XLA
+                literal_to_proto(value, p.literal)
             continue
         if name in ("parameter_number", "number") and i.opcode is Opcode.PARAMETER:
             continue

@@ -25,6 +25,10 @@ class Watch:
     iterations: dict[str, int] = field(default_factory=dict)
     current_loop: str = ""
     values: dict[tuple[str, str], Any] = field(default_factory=dict)  # (computation, instruction) -> value
+    # Several devices in threads: `device` names the running thread's device, and its values
+    # go to by_device[device] instead of `values`.
+    device: Callable[[], int] | None = None
+    by_device: dict[int, dict[tuple[str, str], Any]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -50,8 +54,11 @@ def _wrap(computation: str, first_of_body: bool, step: Step, watch: Watch) -> St
             watch.current_loop = computation
         value = fn(*args)
         watch.steps += 1
-        if watch.record:
-            watch.values[(computation, name)] = value  # loops: the last iteration's value stays
+        if watch.record:  # loops: the last iteration's value stays
+            if watch.device is None:
+                watch.values[(computation, name)] = value
+            else:
+                watch.by_device.setdefault(watch.device(), {})[(computation, name)] = value
         return value
 
     return replace(step, fn=run)
