@@ -34,13 +34,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def version() -> str:
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as package_version
+    from .. import __version__
 
-    try:
-        return package_version("hlo")
-    except PackageNotFoundError:
-        return "unknown"
+    return __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
