@@ -4,10 +4,10 @@ is declared the way current setuptools wants (an SPDX expression plus the licens
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 import hlo
 from hlo.cli.main import main
