@@ -58,6 +58,7 @@ def test_ops_are_coloured_by_family(after):
     )
     assert f'fillcolor="{palette["dot"]}"' in dot_node
     assert family(after.entry["tuple.1"]) == "tuple_ops"
+    assert family(after.entry["x.1"]) == "parameter"
     assert family(after.computation("fused_computation.3").root) == "elementwise"
     assert len(set(palette.values())) == len(palette)  # no two families share a colour
 
@@ -76,7 +77,9 @@ def test_around_keeps_the_neighbourhood(after):
 
 
 def test_model_explorer_json(after):
-    graph = json.loads(to_model_explorer(select(after)))["graphs"][0]
+    collection = json.loads(to_model_explorer(select(after)))
+    assert collection["label"] == after.name
+    graph = collection["graphs"][0]
     nodes = {n["id"]: n for n in graph["nodes"]}
     dot = nodes["dot"]
     assert dot["label"] == "dot" and dot["namespace"] == ""

@@ -39,6 +39,8 @@ class Selection:
 
 def family(instr: Instruction) -> str:
     """The op family: the hlo.ops module that holds the op's shape rule (elementwise, reduce, ...)."""
+    if instr.opcode is Opcode.PARAMETER:
+        return "parameter"  # it has no shape rule: its shape is given
     op = spec(instr.opcode)
     fn = op.shape_rule or op.kernel
     return fn.__module__.rsplit(".", 1)[-1] if fn is not None else "other"
@@ -48,7 +50,7 @@ def families() -> list[str]:
     """Every family name, in a fixed order (so each keeps its colour from module to module)."""
     spec(Opcode.ADD)  # loads every family into the registry
     names = {fn.__module__.rsplit(".", 1)[-1] for s in REGISTRY.values() if (fn := s.shape_rule or s.kernel)}
-    return sorted(names | {"other"})
+    return sorted(names | {"other", "parameter"})
 
 
 def find_computation(module: Module, name: str) -> Computation:
