@@ -112,3 +112,27 @@ def test_cli_unknown_computation(capsys):
     assert main(["memory", str(DUMPS / "mlp.after.hlo.pb"), "--computation", "fused_computatio"]) == 1
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "did you mean fused_computation" in err
+
+
+SPACES = """HloModule spaces
+
+ENTRY main {
+  a = f32[4,4]{1,0:S(1)} parameter(0)
+  b = s4[1000]{0:E(4)} parameter(1)
+  ROOT n = f32[4,4]{1,0:S(1)} negate(a)
+}
+"""
+
+
+def test_memory_spaces_and_packed_elements(tmp_path, capsys):
+    report = memory_report(parse_module(SPACES))
+    by = {b.instruction: b for b in report.buffers}
+    assert (by["b"].logical, by["b"].physical) == (500, 500)  # E(4): two elements a byte
+    assert by["a"].memory_space == 1 and by["b"].memory_space == 0
+    path = tmp_path / "spaces.hlo"
+    path.write_text(SPACES)
+    assert main(["memory", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "memory space 1 (on-chip vector memory (VMEM on TPU)): 128 bytes" in out
+    assert "memory space 0 (device memory (HBM)): 500 bytes" in out
+    assert "worst padding" not in out
