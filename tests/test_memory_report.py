@@ -136,3 +136,9 @@ def test_memory_spaces_and_packed_elements(tmp_path, capsys):
     assert "memory space 1 (on-chip vector memory (VMEM on TPU)): 128 bytes" in out
     assert "memory space 0 (device memory (HBM)): 500 bytes" in out
     assert "worst padding" not in out
+
+
+def test_pred_counts_a_byte_and_no_padding():
+    module = parse_module("HloModule p\n\nENTRY main {\n  ROOT p = pred[5,16]{1,0} parameter(0)\n}\n")
+    (b,) = memory_report(module).buffers
+    assert (b.logical, b.physical) == (80, 80)

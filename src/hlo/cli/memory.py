@@ -93,7 +93,7 @@ def explain(b: Buffer) -> str:
             f"[{','.join(str(g * t) for g, t in zip(first.grid, first.tile))}]"
         )
     bits = p.element_bits or et.byte_width * 8
-    if bits != et.bit_width:
+    if bits != et.bit_width and et.text != "pred":
         reasons.append(f"each {et.bit_width}-bit {et.text} element takes {bits} bits")
     why = "; ".join(reasons) or "layout padding"
     return (

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..dtypes import PrimitiveType
 from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
@@ -67,11 +68,15 @@ class MemoryReport:
 
 
 def logical_bytes(shape: Shape) -> int:
-    """The elements' own bits, rounded up to a byte: what the array holds, whatever its layout."""
+    """The elements' own bits, rounded up to a byte: what the array holds, whatever its layout. A
+    pred counts as a byte (its one bit is never packed by default; a byte is its size everywhere
+    in XLA), so only E(n) packing, sub-byte integers and floats, and tiles show as padding."""
     if not shape.is_array:
         return byte_size(shape)
     count = math.prod(plan(shape).dims)
-    return -(-count * shape.element_type.bit_width // 8)
+    et = shape.element_type
+    bits = 8 if et is PrimitiveType.PRED else et.bit_width
+    return -(-count * bits // 8)
 
 
 def own_buffers(i: Instruction, kind: str) -> list[Buffer]:
