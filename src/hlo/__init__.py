@@ -23,6 +23,20 @@ from .text.print_options import PrintOptions
 from .text.shape_codec import parse_layout, parse_shape
 from .verifier import verify
 
+
+def _version() -> str:
+    """The installed distribution's version, so `hlo.__version__`, `hlo --version` and pip agree;
+    a source tree that was never installed says so rather than guessing."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hlo")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+__version__ = _version()
+
 HloModule = Module
 
 __all__ = [
@@ -53,6 +67,7 @@ __all__ = [
     "XlaBuilder",
     "XlaComputation",
     "XlaOp",
+    "__version__",
     "byte_size",
     "compile_module",
     "from_physical",

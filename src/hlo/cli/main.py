@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from ..errors import HloError
-from . import check, fmt, layout, run
+from . import check, fmt, graph, layout, memory, run
 
 # name -> (add its arguments, run it and return the exit code)
 COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[a
     "check": (check.add_arguments, check.run),
     "layout": (layout.add_arguments, layout.run),
     "run": (run.add_arguments, run.run),
+    "graph": (graph.add_arguments, graph.run),
+    "memory": (memory.add_arguments, memory.run),
 }
 
 
@@ -34,13 +36,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def version() -> str:
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as package_version
+    from .. import __version__
 
-    try:
-        return package_version("hlo")
-    except PackageNotFoundError:
-        return "unknown"
+    return __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
