@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 import hlo
 from hlo import budget
-from hlo.cli.run import load_inputs, random_value
 from hlo.errors import HloError
+from hlo.replay.inputs import random_value
+from hlo.replay.npz import load_inputs
 
 DUMPS = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
 SMALL_DUMPS = [p for p in DUMPS if p.stat().st_size < 20_000]

@@ -57,7 +57,7 @@ def test_backend_config_and_frontend_attributes_are_never_evaluated(tmp_path: Pa
 
 
 def test_npz_inputs_never_unpickle(tmp_path: Path) -> None:
-    from hlo.cli.run import load_inputs
+    from hlo.replay.npz import load_inputs
 
     path = tmp_path / "evil.npz"
     np.savez(path, arg0=np.array([object()], dtype=object))
@@ -66,7 +66,7 @@ def test_npz_inputs_never_unpickle(tmp_path: Path) -> None:
 
 
 def _mlp() -> tuple[hlo.Module, list[np.ndarray]]:
-    from hlo.cli.run import random_value
+    from hlo.replay.inputs import random_value
 
     m = hlo.parse_module((EXAMPLES / "mlp.hlo").read_text(), "mlp.hlo")
     rng = np.random.default_rng(7)

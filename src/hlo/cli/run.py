@@ -45,6 +45,7 @@ from ..text.literal_codec import print_literal
 from ..text.parser import parse_module
 from .execute import execute
 from .execute_devices import compare_devices, execute_devices
+from .limits import DEFAULT_MAX_ITERATIONS, add_limit_arguments, run_limits
 
 EXAMPLES = {
     "mlp": "a two-layer MLP's loss and gradients (jax.value_and_grad)",
@@ -63,7 +64,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", help="write the results to this .npz file (out0, out1, ...)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs and rng ops")
     parser.add_argument("--print", action="store_true", help="print the results (default without --output)")
-    parser.add_argument("--max-iterations", type=int, help="stop a while loop after this many iterations")
+    parser.add_argument(
+        "--max-iterations", type=int,
+        help=f"stop a while loop after this many iterations (default {DEFAULT_MAX_ITERATIONS}; 0: no limit)",
+    )  # fmt: skip
     parser.add_argument("--replicas", type=int, help="replicas (default: the module's replica_count)")
     parser.add_argument("--partitions", type=int, help="partitions (default: the module's num_partitions)")
     parser.add_argument(
@@ -71,8 +75,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="several devices as threads of this process, or one per MPI rank (under mpiexec)",
     )  # fmt: skip
     parser.add_argument(
-        "--timeout", type=float, default=300.0, help="MPI: seconds a rank waits at a collective"
-    )
+        "--timeout", type=float,
+        help="end the run after this many seconds (default: none; over MPI a rank waits 300 s at "
+        "most at a collective)",
+    )  # fmt: skip
+    add_limit_arguments(parser)
     parser.add_argument("--cast", action="store_true", help="convert --inputs arrays of another type")
     parser.add_argument(
         "--compare", metavar="REF", help="compare with a .npz (out0, ...) or a snapshot's result"
@@ -142,6 +149,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_one(args: argparse.Namespace, started: float) -> int:
+    if args.backend == "mpi":
+        return _run_mpi(args)
+    module, name, snapshot_args, recorded = _load(args)
+    return _run_loaded(args, started, module, name, snapshot_args, recorded)
+
+
+def _load(args: argparse.Namespace) -> tuple[Any, str, Any, Any]:
+    """(module, name, a snapshot's arguments, a snapshot's result) of the module to run."""
     snapshot_args: Any = None
     recorded: Any = None
     if args.example:
@@ -159,16 +174,18 @@ def run_one(args: argparse.Namespace, started: float) -> int:
             snapshot_args = None
     else:
         raise HloError("hlo run: give a MODULE file or --example NAME (one of: " + ", ".join(EXAMPLES) + ")")
+    return module, name, snapshot_args, recorded
+
+
+def _run_loaded(
+    args: argparse.Namespace, started: float, module: Any, name: str, snapshot_args: Any, recorded: Any
+) -> int:
     params = module.entry.parameter_shapes
     replicas = args.replicas or module.config.replica_count
     partitions = args.partitions or module.config.num_partitions
     count = replicas * partitions
     if count > 1 and args.reference:
         raise HloError(f"hlo run: --reference xla takes one device; {name} runs on {count}")
-    if count > 1 and args.backend == "mpi" and (args.compare or args.iterations or args.dump_values):
-        raise HloError("hlo run: --compare, --iterations and --dump-values run the devices in this process")
-    if args.backend == "mpi":
-        return _run_mpi(args, module, name, replicas, partitions)
 
     def inputs_for(device: int) -> list[Any]:
         if args.inputs:
@@ -177,12 +194,14 @@ def run_one(args: argparse.Namespace, started: float) -> int:
             return list(snapshot_args)
         if args.inputs_mode == "snapshot":
             raise HloError(f"{name}: --inputs-mode snapshot needs a snapshot file")
-        return make_inputs(module, args.inputs_mode or "random", args.seed, device, args.random)
+        return make_inputs(
+            module, args.inputs_mode or "random", args.seed, device, args.random, args.memory_limit
+        )
 
     if args.print_inputs:
         for k, (value, param) in enumerate(zip(inputs_for(0), module.entry.parameters)):
             print(f"arg{k} {param.name}: {show(value, args.print_full)}")
-    run_options = RunOptions(seed=args.seed, max_iterations=args.max_iterations)
+    run_options = RunOptions(seed=args.seed, **run_limits(args))  # type: ignore[arg-type]
     if count == 1:
         results = [execute(module, inputs_for(0), run_options, args.iterations, args.dump_values, started)]
     else:
@@ -218,23 +237,50 @@ def _compare(args: argparse.Namespace, module: Any, result: Any, inputs: list[An
     return 0 if all(r.ok for r in reports) else 1
 
 
-def _run_mpi(args: argparse.Namespace, module: Any, name: str, replicas: int, partitions: int) -> int:
-    from ..numerics.context import RunOptions
+def _run_mpi(args: argparse.Namespace) -> int:
+    """This rank's device. Every rank first agrees that all are ready (runtime.mpi_start), so one
+    that fails before the run (a missing or corrupt file on that rank) ends the others too, each
+    with the cause."""
     from ..runtime.mpi import comm_world
+    from ..runtime.mpi_start import agree_to_start
     from ..runtime.run import compile_module
 
     comm = comm_world()
     device = comm.Get_rank()
-    params = module.entry.parameter_shapes
-    if args.inputs:
-        inputs = load_inputs(args.inputs.replace("{device}", str(device)), params, args.cast)
-    else:
-        inputs = make_inputs(module, args.inputs_mode or "random", args.seed, device, args.random)
-    executable = compile_module(module, RunOptions(seed=args.seed, max_iterations=args.max_iterations))
+    timeout = args.timeout or 300.0
+    error = None
     try:
-        result = executable.run_mpi(inputs, replicas, partitions, args.timeout)
+        module, name, _, _ = _load(args)
+        if args.compare or args.reference or args.iterations or args.dump_values:
+            raise HloError(
+                "hlo run: --compare, --reference, --iterations and --dump-values run the devices in this "
+                "process (not with --backend mpi)"
+            )
+        replicas = args.replicas or module.config.replica_count
+        partitions = args.partitions or module.config.num_partitions
+        params = module.entry.parameter_shapes
+        if args.inputs:
+            inputs = load_inputs(args.inputs.replace("{device}", str(device)), params, args.cast)
+        else:
+            inputs = make_inputs(
+                module, args.inputs_mode or "random", args.seed, device, args.random, args.memory_limit
+            )
+        executable = compile_module(module, RunOptions(seed=args.seed, **run_limits(args)))  # type: ignore[arg-type]
+    except HloError as e:
+        error = f"rank {device}: {e}"
+    try:
+        agree_to_start(comm, error, timeout)
+    except HloError as e:
+        print(str(e) if error is None else error, file=sys.stderr, flush=True)
+        if "did not start" in e.message:  # a rank is gone or stuck: end the whole job
+            time.sleep(0.5)
+            comm.Abort(1)
+        return 1
+    try:
+        result = executable.run_mpi(inputs, replicas, partitions, timeout)
     except HloError as e:
         print(f"rank {device}: {e}", file=sys.stderr, flush=True)
+        time.sleep(0.5)  # let mpiexec forward the message before the abort tears the job down
         comm.Abort(1)
         return 1
     _report(args, module, name, result, device)

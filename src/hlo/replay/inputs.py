@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import budget
 from ..dtypes import PrimitiveType
 from ..errors import HloError
 from ..ir.computation import Computation
@@ -93,9 +94,22 @@ def index_bounds(c: Computation) -> dict[int, int]:
 
 
 def make_inputs(
-    module: Module, mode: str, seed: int, device: int = 0, random_range: tuple[float, float] | None = None
+    module: Module,
+    mode: str,
+    seed: int,
+    device: int = 0,
+    random_range: tuple[float, float] | None = None,
+    memory_limit: int | None = None,
 ) -> list[Any]:
+    """The entry's arguments of one device, made as `mode` says; each checked against the memory
+    budget (hlo.budget: `memory_limit` bytes, None for the default, 0 for none) before it is
+    made."""
     params = module.entry.parameter_shapes
+    limit = budget.resolve(memory_limit)
+    for k, shape in enumerate(params):
+        for _, leaf in shape.leaves():
+            if leaf.is_array:
+                budget.check_shape(leaf, f"input {k} ({module.entry.parameters[k].name}):", limit)
     if mode == "zeros":
         return [_fill(s, 0) for s in params]
     if mode == "device-id":

@@ -22,7 +22,7 @@ def load_inputs(path: str, params: tuple[Shape, ...], cast: bool = False) -> lis
         raise HloError(f"{path}: the inputs file {why}")
     try:
         data = np.load(path)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
         raise HloError(f"{path}: cannot read the inputs: {e}") from None
     extra = [
         k for k in data.files if k.startswith("arg") and k not in {f"arg{i}" for i in range(len(params))}
@@ -36,7 +36,10 @@ def load_inputs(path: str, params: tuple[Shape, ...], cast: bool = False) -> lis
         key = f"arg{k}"
         if key not in data.files:
             raise HloError(f"{path}: has no {key} for parameter {k} ({shape})")
-        array = data[key]
+        try:
+            array = data[key]  # (allow_pickle is False: a file cannot run code)
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:  # object arrays, truncation
+            raise HloError(f"{path}: cannot read {key}: {e}") from None
         if shape.is_array and shape.element_type.has_numpy_dtype:
             target = np.dtype(shape.element_type.numpy_dtype)
             if array.dtype != target and not cast and not _widened(array.dtype, shape.element_type):
