@@ -41,8 +41,17 @@ class Progress:
             return
         try:
             from rich.console import Console
-        except ImportError:
-            return
+        except ImportError:  # rich is optional: a plain line rewritten in place
+            width = 0
+            while True:
+                text = describe_progress(self.watch, self.total)
+                sys.stderr.write("\r" + text.ljust(width))
+                sys.stderr.flush()
+                width = max(width, len(text))
+                if self.done.wait(0.2):
+                    sys.stderr.write("\r" + " " * width + "\r")
+                    sys.stderr.flush()
+                    return
         with Console(stderr=True).status(describe_progress(self.watch, self.total)) as status:
             while not self.done.wait(0.2):
                 status.update(describe_progress(self.watch, self.total))
