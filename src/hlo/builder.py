@@ -118,13 +118,9 @@ class XlaBuilder:
         attrs = dict(attrs or {})
         operand_shapes = tuple(o.shape for o in operands)
         ctx = OpContext(opcode, operand_shapes, shape)
-        for a in op_spec.attrs:
-            if a.name not in attrs:
-                default = a.default_value(ctx)
-                if default is not None:
-                    attrs[a.name] = default
-                elif a.is_required(ctx):
-                    raise self.error(op_name, f"the attribute {a.name} is required")
+        unfilled = [a for a in op_spec.fill_defaults(attrs, ctx) if a.name not in attrs]
+        if unfilled:
+            raise self.error(op_name, f"the attribute {unfilled[0].name} is required")
         if op_spec.shape_rule is not None:
             # With a given shape (reshape's new sizes, a custom call's result) the rule checks it.
             context = ShapeContext(

@@ -121,6 +121,20 @@ class OpSpec:
         if self.arity == -1:
             self.arity = self.opcode.arity
 
+    def fill_defaults(self, attrs: dict[str, Any], ctx: OpContext) -> list[AttrSpec]:
+        """Store in `attrs` the default of each attribute it lacks; returns the required
+        attributes it lacked (some now filled by their default), for the caller to report in
+        its own terms."""
+        missing = []
+        for a in self.attrs:
+            if a.name not in attrs:
+                if a.is_required(ctx):
+                    missing.append(a)
+                default = a.default_value(ctx)
+                if default is not None:
+                    attrs[a.name] = default
+        return missing
+
 
 REGISTRY: dict[Opcode, OpSpec] = {}
 BUILDERS: dict[str, Callable[..., Any]] = {}  # the XlaBuilder API of hlo.ops, by spec name

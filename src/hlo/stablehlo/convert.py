@@ -209,11 +209,7 @@ class ComputationConverter:
         attrs = dict(attrs or {})
         operand_shapes = tuple(self.shapes[o] for o in operands)
         ctx = OpContext(opcode, operand_shapes, shape)
-        for a in op_spec.attrs:
-            if a.name not in attrs:
-                default = a.default_value(ctx)
-                if default is not None:
-                    attrs[a.name] = default
+        op_spec.fill_defaults(attrs, ctx)  # required attributes are the converter's to give
         hint = self.name_hint
         name = self.mc.names.instruction(prefix or (hint[0] if hint else opcode.text))
         if hint is not None and "metadata" not in generic:

@@ -143,13 +143,9 @@ class InstructionParser(OperandParsing, AttributeParsing):
         if allow_attributes:
             self.attributes(op_spec, opcode, wrapped, attrs, async_attrs, generic, scope)
         ctx = OpContext(op_spec.opcode, operand_shapes, shape)
-        for a in op_spec.attrs:
-            if a.name not in attrs:
-                if a.is_required(ctx):
-                    raise r.error(f"attribute {a.name} is expected but not seen", attr_start)
-                default = a.default_value(ctx)
-                if default is not None:
-                    attrs[a.name] = default
+        missing = op_spec.fill_defaults(attrs, ctx)
+        if missing:
+            raise r.error(f"attribute {missing[0].name} is expected but not seen", attr_start)
         self.check_operand_count(op_spec, opcode, wrapped, operands, paren)
         self.check_declared_operand_shapes(operands, scope)
         instr = None
