@@ -67,3 +67,21 @@ def structured_shape(d: dict[str, Any]) -> Shape:
     dims = tuple(UNBOUNDED if x == "?" else x for x in d["dimensions"])
     layout = structured_layout(d["layout"]) if "layout" in d else None
     return Shape(et, dims, tuple(d.get("dynamic_dimensions", ())), layout)
+
+
+def mpiexec_or_skip() -> str:
+    """The mpiexec of the mpich wheel (beside this Python) or on PATH; skips the calling test
+    module when there is none."""
+    import os
+    import shutil
+    import sys
+
+    pytest.importorskip("mpi4py")
+    found = shutil.which(
+        "mpiexec", path=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+    )
+    if found is None:
+        pytest.skip(
+            "no mpiexec (install the mpi extra: mpi4py with the mpich wheel)", allow_module_level=True
+        )
+    return found

@@ -5,21 +5,15 @@ error instead of hanging."""
 # ruff: noqa: E501  (command lines and HLO text)
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
-pytest.importorskip("mpi4py")
-MPIEXEC = shutil.which(
-    "mpiexec", path=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
-)
-if MPIEXEC is None:
-    pytest.skip("no mpiexec (install the mpi extra: mpi4py with the mpich wheel)", allow_module_level=True)
+from conftest import mpiexec_or_skip
+
+MPIEXEC = mpiexec_or_skip()
 
 MODULE = """HloModule m, replica_count=4
 

@@ -6,7 +6,6 @@ whole-run --timeout ends a runaway loop on every rank."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -15,12 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("mpi4py")
-MPIEXEC = shutil.which(
-    "mpiexec", path=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
-)
-if MPIEXEC is None:
-    pytest.skip("no mpiexec (install the mpi extra: mpi4py with the mpich wheel)", allow_module_level=True)
+from conftest import mpiexec_or_skip
+
+MPIEXEC = mpiexec_or_skip()
 
 MODULE = """HloModule m, replica_count=4
 
