@@ -14,8 +14,9 @@ types of the args and the result) and `case{k}_exact` (bit-exact or within float
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -459,30 +460,36 @@ def storable(x: np.ndarray) -> np.ndarray:
     return x
 
 
+def write_family(path: Path, cases: Iterable[Any]) -> None:
+    """Run each case (text, args, types, exact[, reference]) on XLA:CPU, unless it brings its own
+    reference, and write the cases XLA:CPU accepts to `path` in the fixture format."""
+    arrays: dict[str, np.ndarray] = {}
+    k = 0
+    refused = 0
+    for text, args, types, exact, *given in cases:
+        try:
+            (out,) = given or run_on_cpu(text, args)
+        except Exception as e:  # XLA:CPU refuses some type/op pairs: leave them out
+            refused += 1
+            print(f"  refused: {text.splitlines()[-2].strip()}: {str(e).splitlines()[0][:100]}")
+            continue
+        arrays[f"case{k}_hlo"] = np.array(text)
+        if types[-1] == "?":
+            types = [*types[:-1], {"float32": "f32", "int32": "s32"}[str(out.dtype)]]
+        arrays[f"case{k}_types"] = np.array(types)
+        arrays[f"case{k}_exact"] = np.array(exact)
+        for j, a in enumerate(args):
+            arrays[f"case{k}_arg{j}"] = storable(np.asarray(a))
+        arrays[f"case{k}_out"] = storable(out)
+        k += 1
+    np.savez_compressed(path, **arrays)
+    print(f"{path.stem}: {k} cases ({refused} refused by XLA:CPU)")
+
+
 def main(names: list[str]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for name in names or list(FAMILIES):
-        arrays: dict[str, np.ndarray] = {}
-        k = 0
-        refused = 0
-        for text, args, types, exact in FAMILIES[name]():
-            try:
-                (out,) = run_on_cpu(text, args)
-            except Exception as e:  # XLA:CPU refuses some type/op pairs: leave them out
-                refused += 1
-                print(f"  refused: {text.splitlines()[-2].strip()}: {str(e).splitlines()[0][:100]}")
-                continue
-            arrays[f"case{k}_hlo"] = np.array(text)
-            if types[-1] == "?":
-                types = [*types[:-1], {"float32": "f32", "int32": "s32"}[str(out.dtype)]]
-            arrays[f"case{k}_types"] = np.array(types)
-            arrays[f"case{k}_exact"] = np.array(exact)
-            for j, a in enumerate(args):
-                arrays[f"case{k}_arg{j}"] = storable(np.asarray(a))
-            arrays[f"case{k}_out"] = storable(out)
-            k += 1
-        np.savez_compressed(OUT / f"{name}.npz", **arrays)
-        print(f"{name}: {k} cases ({refused} refused by XLA:CPU)")
+        write_family(OUT / f"{name}.npz", FAMILIES[name]())
 
 
 if __name__ == "__main__":
