@@ -82,6 +82,19 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
     typed: tuple[PrimitiveType, ...] = (operand_type,) if math.typed else ()
 
     keep = not math.flush and not math.on_bits
+    dtypes = [np.dtype(s.element_type.numpy_dtype) for s in ctx.operand_shapes(instr)]
+    in_place_types = all(working_dtype(d, widen) == d for d in dtypes)
+    hardware_always = subnormals.supported()  # runs turn the CPU's mode on when it can
+    if in_place_types and not typed and not keep and not (flush and (math.selects or not hardware_always)):
+        # The common case, as lean as a NumPy call: operands in their working type already, and
+        # flushing (if any) done by the CPU's mode during the run.
+        def run_plain(*xs: np.ndarray) -> np.ndarray:
+            result = fn(*xs)
+            if type(result) is not np.ndarray:
+                result = np.asarray(result)
+            return result if result.dtype == out else result.astype(out)
+
+        return sizes_checked(run_plain, instr, ctx)
 
     def run(*xs: np.ndarray) -> np.ndarray:
         work = [x.astype(working_dtype(x.dtype, widen), copy=False) for x in xs]

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
-from . import numerics
+from . import numerics, subnormals
 from .windows import padded, windows
 
 
@@ -29,15 +29,25 @@ def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
     return np.dtype(np.int64)
 
 
+def _flushed(x: np.ndarray) -> np.ndarray:
+    """`x` with subnormals flushed. BLAS may run on its own threads, outside the CPU's
+    flush-to-zero mode, so operands and products are flushed here; when this thread is in that
+    mode, a multiplication by one does it in one pass (the values only feed arithmetic, so
+    quieting a signalling NaN changes nothing)."""
+    if subnormals.active() and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        return np.asarray(np.multiply(x, x.dtype.type(1)))
+    return numerics.flush_denormals(x)
+
+
 def _prepare(x: np.ndarray, dtype: np.dtype, flush: bool) -> np.ndarray:
     work = x.astype(numerics.compute_dtype(x.dtype), copy=False)
     work = work.astype(dtype, copy=False) if work.dtype != dtype else work
-    return numerics.flush_denormals(work) if flush and dtype.kind in "fc" else work
+    return _flushed(work) if flush and dtype.kind in "fc" else work
 
 
 def _finish(out: np.ndarray, result: PrimitiveType, flush: bool) -> np.ndarray:
     if flush and out.dtype.kind in "fc":
-        out = numerics.flush_denormals(out)
+        out = _flushed(out)
     return numerics.convert(out, result)
 
 
