@@ -94,6 +94,10 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
                 result = np.asarray(result)
             return result if result.dtype == out else result.astype(out)
 
+        if isinstance(fn, np.ufunc) and ctx.operand_shapes(instr)[0].is_static:
+            resolved = _resolved_type(fn, tuple(dtypes))
+            if resolved == out:  # the NumPy call is the whole kernel: plans may call it directly
+                run_plain.inline = (fn, not instr.shape.dimensions)  # type: ignore[attr-defined]
         return sizes_checked(run_plain, instr, ctx)
 
     def run(*xs: np.ndarray) -> np.ndarray:
@@ -112,6 +116,15 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
         return result.astype(out, copy=False)
 
     return sizes_checked(run, instr, ctx)
+
+
+@functools.cache
+def _resolved_type(fn: np.ufunc, dtypes: tuple[np.dtype, ...]) -> np.dtype | None:
+    """The result dtype of a ufunc on operands of these dtypes (None: NumPy has no loop)."""
+    try:
+        return fn.resolve_dtypes((*dtypes, None))[-1]  # type: ignore[no-any-return]
+    except (TypeError, ValueError, np.exceptions.DTypePromotionError):
+        return None
 
 
 def sizes_checked(run: Callable[..., Any], instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:

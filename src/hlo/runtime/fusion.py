@@ -6,8 +6,10 @@ speed, from and to RAM. Run instead over blocks of rows small enough to stay in 
 writes its outputs once (benchmarks/RESULTS.md: 3.3x on a 12-op chain).
 
 A group is a set of fusible instructions (elementwise ops, compare, select, clamp, convert,
-bitcast-convert of one width, reduce-precision, and broadcast, which becomes a view) of the same
-dimensions, planned already: each member keeps its bound kernel, so a fused run computes bit
+bitcast-convert of one width, reduce-precision, broadcast, which becomes a view, and reduces
+that keep dimension 0, which end a chain as XLA's reduction fusion does: a block of rows
+reduces to the same rows of the result, each row folded in XLA:CPU's order as unfused) over the
+same dimensions, planned already: each member keeps its bound kernel, so a fused run computes bit
 for bit what the unfused run computes, one block of rows at a time. Operands from outside a
 group have the group's dimensions (sliced per block), are scalars, or feed a broadcast. No path
 may leave a group and come back to it (a group runs as one step). Values used outside their
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import Any
 
@@ -38,9 +41,25 @@ FUSIBLE = frozenset(
 )  # fmt: skip
 
 
+def block_dims(i: Instruction, by_name: dict[str, Instruction]) -> tuple[int, ...]:
+    """The dimensions a member runs over, block by block: its result's, or for a reduce its
+    operand's (the reduce ends a chain: each block of rows reduces to the same rows of its
+    result)."""
+    if i.opcode is Opcode.REDUCE:
+        return tuple(by_name[i.operands[0]].shape.dimensions)
+    return tuple(i.shape.dimensions)
+
+
 def fusible(i: Instruction, by_name: dict[str, Instruction]) -> bool:
     s = i.shape
-    if s.is_tuple or not s.is_static or not s.dimensions or math.prod(s.dimensions) < MIN_ELEMENTS:
+    if s.is_tuple or not s.is_static or not s.dimensions:
+        return False
+    if i.opcode is Opcode.REDUCE:  # one value and its init; rows (dimension 0) not reduced
+        operand = by_name[i.operands[0]].shape
+        if len(i.operands) != 2 or 0 in i.attr("dimensions") or not operand.is_static:
+            return False
+        return math.prod(operand.dimensions) >= MIN_ELEMENTS and not by_name[i.operands[1]].shape.dimensions
+    if math.prod(s.dimensions) < MIN_ELEMENTS:
         return False
     if i.opcode is Opcode.BROADCAST:
         return True
@@ -51,9 +70,13 @@ def fusible(i: Instruction, by_name: dict[str, Instruction]) -> bool:
     )
 
 
-def groups(instructions: Sequence[Instruction], by_name: dict[str, Instruction]) -> list[list[Instruction]]:
-    """Groups of two or more fusible instructions, in plan order, none on both sides of a path
-    that leaves it."""
+def groups(
+    instructions: Sequence[Instruction],
+    by_name: dict[str, Instruction],
+    folded: AbstractSet[str] = frozenset(),
+) -> list[list[Instruction]]:
+    """Groups of two or more fusible instructions (not folded to constants), in plan order, none
+    on both sides of a path that leaves it."""
     index = {i.name: k for k, i in enumerate(instructions)}
     ancestors: list[int] = []  # bit set of each instruction's transitive operands (by index)
     for i in instructions:
@@ -65,22 +88,32 @@ def groups(instructions: Sequence[Instruction], by_name: dict[str, Instruction])
     group_of: dict[str, int] = {}
     members: dict[int, list[Instruction]] = {}
     for k, i in enumerate(instructions):
-        if not fusible(i, by_name):
+        if i.name in folded or not fusible(i, by_name):
             continue
+        dims = block_dims(i, by_name)
         joined = {
             group_of[o]
             for o in i.operands
             if o in group_of
-            and by_name[o].shape.dimensions == i.shape.dimensions
+            and by_name[o].shape.dimensions == dims == block_dims(by_name[o], by_name)
             and i.opcode is not Opcode.BROADCAST
         }  # (a broadcast's operand stays outside: its block is a view of the whole operand)
-        candidate = [i] + [m for g in sorted(joined) for m in members[g]]
-        if joined and _closed(candidate, index, ancestors):
-            g = min(joined)
-            for other in joined - {g}:
-                for m in members.pop(other):
-                    group_of[m.name] = g
-            members[g] = sorted(candidate, key=lambda m: index[m.name])
+        # All the operands' groups if that stays closed, else the largest one that does.
+        choices = [sorted(joined)] + [[g] for g in sorted(joined, key=lambda g: -len(members[g]))]
+        chosen = next(
+            (
+                gs
+                for gs in choices
+                if gs and _closed([i, *(m for g in gs for m in members[g])], index, ancestors)
+            ),
+            None,
+        )
+        if chosen:
+            g = chosen[0]
+            merged = [i, *(m for h in chosen for m in members.pop(h))]
+            for m in merged:
+                group_of[m.name] = g
+            members[g] = sorted(merged, key=lambda m: index[m.name])
         else:
             g = k
             members[g] = [i]
@@ -131,7 +164,7 @@ def group_runner(
 ) -> Callable[..., tuple[np.ndarray, ...]]:
     """The function of one fused step: the outside values in, the escaping values out (whole
     arrays), computed block by block."""
-    dims = tuple(group[-1].shape.dimensions)
+    dims = block_dims(group[-1], by_name)
     rows = max(1, BLOCK_ELEMENTS // max(math.prod(dims[1:]), 1))
     position = {m.name: k for k, m in enumerate(group)}
     outside_at = {name: k for k, name in enumerate(outside)}
@@ -154,10 +187,11 @@ def group_runner(
         kernel: Callable[..., Any] = broadcast_block(m) if m.opcode is Opcode.BROADCAST else fns[m.name]
         steps.append((m.opcode is Opcode.BROADCAST, kernel, tuple(refs), drop))
     out_types = [np.dtype(by_name[name].shape.element_type.numpy_dtype) for name in escaping]
+    out_shapes = [tuple(by_name[name].shape.dimensions) for name in escaping]
     out_index = [position[name] for name in escaping]
 
     def run(*values: np.ndarray) -> tuple[np.ndarray, ...]:
-        outs = [np.empty(dims, t) for t in out_types]
+        outs = [np.empty(shape, t) for shape, t in zip(out_shapes, out_types)]
         block: list[Any] = [None] * len(steps)
         for r0 in range(0, dims[0], rows):
             r1 = min(r0 + rows, dims[0])
@@ -184,14 +218,18 @@ IN, ROWS, WHOLE = 0, 1, 2  # where a member's operand comes from, per block
 
 
 def fuse_steps(
-    steps: Sequence[Step], computation: Computation, slot_of: dict[str, int], slot_count: int
+    steps: Sequence[Step],
+    computation: Computation,
+    slot_of: dict[str, int],
+    slot_count: int,
+    folded: AbstractSet[str],
 ) -> tuple[tuple[Step, ...], int]:
     """The steps with each group replaced by one fused step (writing a tuple of its escaping
     values to a new slot) and a step per escaping value that takes it out of the tuple; in an
     order where every value is made before it is used; frees recomputed. Returns the steps and
     the new slot count."""
     by_name = computation.by_name
-    found = groups([s.instruction for s in steps], by_name)
+    found = groups([s.instruction for s in steps], by_name, folded)
     if not found:
         return tuple(steps), slot_count
     users: dict[str, set[str]] = {}

@@ -24,7 +24,7 @@ from ..ir.opcode import Opcode
 from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
-from . import fusion, straight_line
+from . import constant_fold, fusion, straight_line
 from .step import Step
 
 # Ops that run even when nothing uses their result.
@@ -112,8 +112,7 @@ class Plan:
         name = f"%{step.instruction.name}" if step else f"%{self.computation.root_name}"
         span = step.instruction.span if step else None
         raise EvalError(
-            f"{name}: the run is still going after the timeout of {timeout:g} seconds "
-            f"(timeout=, --timeout)",
+            f"{name}: the run is still going after the timeout of {timeout:g} seconds (timeout=, --timeout)",
             span,
         )
 
@@ -214,20 +213,25 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     if c.name not in ctx.plans:
         ctx.plans[c.name] = plan  # visible to recursive planning of callees
     steps = []
+    constants: dict[str, Any] = {}  # folded values by instruction name
     ctx.planning.append(c)
     try:
         for k, i in enumerate(order):
             _check_size(i, ctx.budget)
             if i.opcode is Opcode.PARAMETER:
                 continue
-            inputs = tuple(slot_of[o] for o in i.operands)
-            steps.append(Step(i, _bind(i, ctx), inputs, k, tuple(frees.get(k, ()))))
+            fn, inputs = _bind(i, ctx), tuple(slot_of[o] for o in i.operands)
+            if constant_fold.foldable(i, constants):
+                folded = constant_fold.fold(i, fn, constants, ctx.options.flush_denormals)
+                if folded is not None:
+                    fn, inputs = folded, ()
+            steps.append(Step(i, fn, inputs, k, tuple(frees.get(k, ()))))
     finally:
         ctx.planning.pop()
     plan.slot_count = len(order) + 1
     plan.steps = tuple(steps)
     if ctx.options.fuse:
-        plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count)
+        plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, set(constants))
     plan.root_slot = slot_of[root]
     return plan
 

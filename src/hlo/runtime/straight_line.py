@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Protocol
 
+import numpy as np
+
 CHECK_EVERY = 32  # steps between two deadline checks
 
 
@@ -75,7 +77,11 @@ def generate(
         if k and k % CHECK_EVERY == 0:
             lines.append(f"    if _dl is not None and _now() > _dl[0]: _late({k})")
         args = ", ".join(f"v{i}" for i in step.inputs)
-        lines.append(f"    v{step.output} = _f{k}({args})")
+        inline = getattr(step.fn, "inline", None)  # (ufunc, result is 0-d): the kernel is that call
+        if inline is not None and inline[1]:  # (a ufunc gives a NumPy scalar for 0-d operands)
+            lines.append(f"    v{step.output} = _asarray(_f{k}({args}))")
+        else:
+            lines.append(f"    v{step.output} = _f{k}({args})")
         step_at_line[len(lines)] = k
         defined.add(step.output)
         gone = [f"v{i}" for i in step.frees if i in defined]
@@ -84,8 +90,13 @@ def generate(
             step_at_line[len(lines)] = k
             defined.difference_update(step.frees)
     lines.append(f"    return v{root_slot}")
-    namespace: dict[str, Any] = {"_deadline": deadline, "_now": time.monotonic, "_late": late}
-    namespace.update({f"_f{k}": step.fn for k, step in enumerate(steps)})
+    namespace: dict[str, Any] = {
+        "_deadline": deadline,
+        "_now": time.monotonic,
+        "_late": late,
+        "_asarray": np.asarray,
+    }
+    namespace.update({f"_f{k}": getattr(step.fn, "inline", (step.fn,))[0] for k, step in enumerate(steps)})
     code = compile("\n".join(lines), "<hlo plan>", "exec")
     exec(code, namespace)
     return Runner(namespace["run"], step_at_line)
