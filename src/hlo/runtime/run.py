@@ -13,8 +13,8 @@ import numpy as np
 from ..builder import XlaComputation
 from ..errors import EvalError, HloError
 from ..ir.module import Module
-from ..numerics.context import RunOptions
 from ..numerics import threads
+from ..numerics.context import RunOptions
 from ..numerics.subnormals import flushing_subnormals
 from ..numerics.values import as_argument
 from ..verifier import verify
