@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from hlo.ir.opcode import Opcode
-from hlo.ops.registry import REGISTRY, spec
+from hlo.ops.registry import spec
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "OPS.md"
 
@@ -61,7 +61,7 @@ def status(op: Opcode) -> str:
 
 
 def family(op: Opcode) -> str:
-    rule = REGISTRY[op].shape_rule
+    rule = spec(op).shape_rule
     return f"`{rule.__module__.rsplit('.', 1)[-1]}`" if rule is not None else ""
 
 
