@@ -5,6 +5,7 @@ from . import ops
 from .builder import XlaBuilder, XlaComputation, XlaOp
 from .dtypes import PrimitiveType
 from .errors import CollectiveError, EvalError, HloError, ParseError, ShapeError, VerifyError
+from .interop import from_jax
 from .ir.computation import Computation
 from .ir.instruction import Instruction
 from .ir.module import Module
@@ -73,6 +74,7 @@ __all__ = [
     "__version__",
     "byte_size",
     "compile_module",
+    "from_jax",
     "from_physical",
     "linear_index",
     "load",
