@@ -112,3 +112,25 @@ def test_dump_values_records_the_values_inside_a_chain(tmp_path, tiny_blocks: No
     fused, plain = np.load(tmp_path / "out0.npz")["out0"], np.load(tmp_path / "out1.npz")["out0"]
     assert fused.tobytes() == plain.tobytes()
     np.testing.assert_allclose(fused, np.exp(p) * p + np.exp(p), rtol=1e-6)
+
+
+def test_a_broadcast_of_a_member_stays_out_of_its_group(tiny_blocks: None) -> None:
+    # XLA's optimized text broadcasts arrays to their own shape; c's operands would join the
+    # broadcast's and a's groups into one where the broadcast reads a member.
+    text = """HloModule m
+ENTRY e {
+  p = f32[6,4] parameter(0)
+  a = f32[6,4] exponential(p)
+  b = f32[6,4] broadcast(a), dimensions={0,1}
+  ROOT c = f32[6,4] add(a, b)
+}
+"""
+    module = hlo.parse_module(text)
+    assert not any(
+        {"a", "b"} <= {i.name for i in g}
+        for g in fusion.groups(module.entry.instructions, module.entry.by_name)
+    )
+    p = np.linspace(-1, 1, 24, dtype=np.float32).reshape(6, 4)
+    fused = hlo.run(module, p)
+    assert fused.tobytes() == hlo.run(module, p, fuse=False).tobytes()
+    np.testing.assert_allclose(fused, 2 * np.exp(p), rtol=1e-6)

@@ -123,8 +123,10 @@ def groups(
 
 def _closed(candidate: list[Instruction], index: dict[str, int], ancestors: list[int]) -> bool:
     """No operand from outside the set depends on a member of the set (else the set could not
-    run as one step)."""
+    run as one step), and no broadcast reads a member."""
     inside = {m.name for m in candidate}
+    if any(m.opcode is Opcode.BROADCAST and m.operands[0] in inside for m in candidate):
+        return False  # a broadcast's block is a view of its whole operand: never a member's block
     bits = 0
     for m in candidate:
         bits |= 1 << index[m.name]
