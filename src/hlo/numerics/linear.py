@@ -7,7 +7,7 @@ uint64 for integer results, whose wrap-around then matches XLA's), and rounded o
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -42,9 +42,10 @@ def _flushed(x: np.ndarray) -> np.ndarray:
 
 
 def _prepare(x: np.ndarray, dtype: np.dtype, flush: bool) -> np.ndarray:
-    work = x.astype(numerics.compute_dtype(x.dtype), copy=False)
-    work = work.astype(dtype, copy=False) if work.dtype != dtype else work
-    return _flushed(work) if flush and dtype.kind in "fc" else work
+    if x.dtype != dtype:
+        x = x.astype(numerics.compute_dtype(x.dtype), copy=False)
+        x = x.astype(dtype, copy=False) if x.dtype != dtype else x
+    return _flushed(x) if flush and dtype.kind in "fc" else x
 
 
 def _finish(out: np.ndarray, result: PrimitiveType, flush: bool) -> np.ndarray:
@@ -64,19 +65,57 @@ def dot_general(
     flush: bool = True,
 ) -> np.ndarray:
     """Batch dimensions, then lhs free, then rhs free dimensions (XLA's dot result order)."""
-    dtype = accumulator(result, lhs.dtype, rhs.dtype)
-    lhs_free = [d for d in range(lhs.ndim) if d not in lhs_batch and d not in lhs_contracting]
-    rhs_free = [d for d in range(rhs.ndim) if d not in rhs_batch and d not in rhs_contracting]
-    batch = [lhs.shape[d] for d in lhs_batch]
-    m = [lhs.shape[d] for d in lhs_free]
-    n = [rhs.shape[d] for d in rhs_free]
-    k = math.prod(lhs.shape[d] for d in lhs_contracting)
-    a = _prepare(lhs, dtype, flush).transpose([*lhs_batch, *lhs_free, *lhs_contracting])
-    b = _prepare(rhs, dtype, flush).transpose([*rhs_batch, *rhs_contracting, *rhs_free])
-    a = a.reshape(math.prod(batch), math.prod(m), k)
-    b = b.reshape(math.prod(batch), k, math.prod(n))
-    out = np.matmul(a, b).reshape((*batch, *m, *n))
-    return _finish(out, result, flush)
+    fn = dot_general_fn(
+        lhs.dtype,
+        rhs.dtype,
+        lhs.ndim,
+        rhs.ndim,
+        lhs_batch,
+        lhs_contracting,
+        rhs_batch,
+        rhs_contracting,
+        result,
+        flush,
+    )
+    return fn(lhs, rhs)
+
+
+def dot_general_fn(
+    lhs_dtype: np.dtype,
+    rhs_dtype: np.dtype,
+    lhs_rank: int,
+    rhs_rank: int,
+    lhs_batch: Sequence[int],
+    lhs_contracting: Sequence[int],
+    rhs_batch: Sequence[int],
+    rhs_contracting: Sequence[int],
+    result: PrimitiveType,
+    flush: bool = True,
+) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """`dot_general` for operands of these types and ranks, with everything that does not depend
+    on the values decided once (a dot in a loop body runs thousands of times)."""
+    dtype = accumulator(result, lhs_dtype, rhs_dtype)
+    lhs_free = [d for d in range(lhs_rank) if d not in lhs_batch and d not in lhs_contracting]
+    rhs_free = [d for d in range(rhs_rank) if d not in rhs_batch and d not in rhs_contracting]
+    lhs_order = (*lhs_batch, *lhs_free, *lhs_contracting)
+    rhs_order = (*rhs_batch, *rhs_contracting, *rhs_free)
+    nb, nm, nn = len(lhs_batch), len(lhs_free), len(rhs_free)
+    flush_float = flush and dtype.kind in "fc"
+    out_dtype = np.dtype(result.numpy_dtype)
+
+    def run(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+        a = _prepare(lhs, dtype, flush_float).transpose(lhs_order)
+        b = _prepare(rhs, dtype, flush_float).transpose(rhs_order)
+        batch, m, n = a.shape[:nb], a.shape[nb : nb + nm], b.shape[b.ndim - nn :]
+        k = math.prod(a.shape[nb + nm :])
+        out = np.matmul(
+            a.reshape(math.prod(batch), math.prod(m), k), b.reshape(math.prod(batch), k, math.prod(n))
+        ).reshape((*batch, *m, *n))
+        if flush_float:
+            out = _flushed(out)
+        return out if out.dtype == out_dtype else numerics.convert(out, result)
+
+    return run
 
 
 def convolution(
