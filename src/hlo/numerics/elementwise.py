@@ -70,7 +70,8 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
     out = np.dtype(instr.shape.element_type.numpy_dtype)
     flush = math.flush and ctx.options.flush_denormals
     fn, widen = math.fn, math.widen
-    operand_type = ctx.operand_shapes(instr)[0].element_type
+    operands = ctx.operand_shapes(instr)
+    operand_type = operands[0].element_type
     if math.complex_fn is not None and operand_type.is_complex:
         complex_fn, flush_complex = math.complex_fn, ctx.options.flush_denormals
 
@@ -82,7 +83,7 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
     typed: tuple[PrimitiveType, ...] = (operand_type,) if math.typed else ()
 
     keep = not math.flush and not math.on_bits
-    dtypes = [np.dtype(s.element_type.numpy_dtype) for s in ctx.operand_shapes(instr)]
+    dtypes = [np.dtype(s.element_type.numpy_dtype) for s in operands]
     in_place_types = all(working_dtype(d, widen) == d for d in dtypes)
     hardware_always = subnormals.supported()  # runs turn the CPU's mode on when it can
     if in_place_types and not typed and not keep and not (flush and (math.selects or not hardware_always)):
@@ -94,7 +95,7 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
                 result = np.asarray(result)
             return result if result.dtype == out else result.astype(out)
 
-        if isinstance(fn, np.ufunc) and ctx.operand_shapes(instr)[0].is_static:
+        if isinstance(fn, np.ufunc) and operands[0].is_static:
             resolved = _resolved_type(fn, tuple(dtypes))
             if resolved == out:  # the NumPy call is the whole kernel: plans may call it directly
                 run_plain.inline = (fn, not instr.shape.dimensions)  # type: ignore[attr-defined]
