@@ -67,14 +67,9 @@ def gather(
     nb = len(batch_shape)
     high = np.array([n - s for n, s in zip(operand.shape, slice_sizes)], dtype=np.int64)
     starts = np.clip(starts, 0, np.maximum(high, 0))
-    index = []
-    for d in range(rank):
-        view = [1] * (nb + rank)
-        view[nb + d] = slice_sizes[d]
-        index.append(
-            starts[..., d].reshape(*batch_shape, *[1] * rank) + np.arange(slice_sizes[d]).reshape(view)
-        )
-    full = operand[tuple(index)]  # (batch..., slice sizes...)
+    full = _whole_or_single(operand, starts, slice_sizes)
+    if full is None:
+        full = _windows_at(operand, starts, slice_sizes)
     dropped = set(collapsed) | set(m.operand_batching)
     full = full.reshape((*batch_shape, *[s for d, s in enumerate(slice_sizes) if d not in dropped]))
     out_rank = full.ndim
@@ -85,6 +80,40 @@ def gather(
     for k, d in enumerate(offset_dims):
         source[d] = nb + k
     return np.transpose(full, source)
+
+
+def _whole_or_single(
+    operand: np.ndarray, starts: np.ndarray, slice_sizes: Sequence[int]
+) -> np.ndarray | None:
+    """The slices when each dimension is taken whole or one element at a time (an embedding
+    lookup: whole rows): the single-element dimensions indexed by their starts, the others as
+    they are — NumPy copies rows instead of indexing every element. Shape (batch..., slice
+    sizes...); None when some slice is neither."""
+    rank = operand.ndim
+    if not all(s in (1, n) for s, n in zip(slice_sizes, operand.shape)):
+        return None
+    points = [d for d in range(rank) if slice_sizes[d] == 1 and operand.shape[d] != 1]
+    if not points:  # (every batch position takes the whole operand)
+        return None
+    whole = [d for d in range(rank) if d not in points]
+    picked = operand.transpose([*points, *whole])[tuple(starts[..., d] for d in points)]
+    return picked.reshape((*starts.shape[:-1], *slice_sizes))
+
+
+def _windows_at(operand: np.ndarray, starts: np.ndarray, slice_sizes: Sequence[int]) -> np.ndarray:
+    """The slices of `slice_sizes` at every start, by indexing each element: (batch..., slice
+    sizes...)."""
+    rank = operand.ndim
+    batch_shape = starts.shape[:-1]
+    nb = len(batch_shape)
+    index = []
+    for d in range(rank):
+        view = [1] * (nb + rank)
+        view[nb + d] = slice_sizes[d]
+        index.append(
+            starts[..., d].reshape(*batch_shape, *[1] * rank) + np.arange(slice_sizes[d]).reshape(view)
+        )
+    return operand[tuple(index)]  # type: ignore[no-any-return]
 
 
 Combiner = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
