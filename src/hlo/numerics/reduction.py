@@ -132,7 +132,7 @@ def _extreme(
 ) -> Callable[..., np.ndarray | None] | None:
     """A float max or min reduce in one NumPy reduce: with -0 ordered below +0 (numerics.maximum)
     they are total orders on non-NaN values, so every order of folding gives the same value;
-    subnormals are flushed as the steps would flush them. None (use the ordered fold) when a
+    the result is flushed as the steps would flush it. None (use the ordered fold) when a
     result is NaN, whose payload and sign depend on the order."""
     if reducer is None or reducer.opcode not in (Opcode.MAXIMUM, Opcode.MINIMUM):
         return None
@@ -140,9 +140,9 @@ def _extreme(
     ufunc = np.maximum if is_max else np.minimum
 
     def fold(x: np.ndarray, init: np.ndarray, axes: tuple[int, ...]) -> np.ndarray | None:
+        # Flushing is monotone (-0 below +0), so the extreme of the flushed values is the
+        # flushed extreme: the result is flushed, not the operand (a pass and a copy saved).
         work = x.astype(accumulate_dtype(x.dtype), copy=False)
-        if flush is not None:
-            work = flush(work)
         r = np.asarray(ufunc.reduce(work, axis=axes))
         if np.isnan(r).any():
             return None
