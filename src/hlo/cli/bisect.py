@@ -1,0 +1,133 @@
+"""Find the first instruction whose value differs from a reference's: the module runs on hlo
+instruction by instruction and every entry instruction's value is compared, in the order the run
+computed them, with the reference's value of the instruction of the same name.
+
+`--reference` is `xla` (the same module on XLA:CPU through jaxlib, every instruction made an output;
+needs `hlo[xla]`), a directory written by `hlo run --dump-values DIR` (another run, another machine;
+its recorded arguments are the inputs unless `--inputs` is given), or another module file run by hlo
+on the same inputs (instructions are matched by name; those absent on one side are skipped).
+Inputs: `--inputs IN.npz`, a snapshot's arguments, or random ones from `--seed`.
+
+The first divergent instruction is printed with its largest absolute and relative differences, the
+worst element and whether its operands agree; `-o OUTDIR` writes a module computing only it, its
+inputs and the reference's value, and prints the command that shows the divergence again.
+
+Exit status: 0 when every instruction compared agrees, 1 when one differs (as `hlo run --compare`
+on a mismatch). A bad input also ends with status 1, with one line on standard error and nothing
+on standard output; a divergence prints its report on standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from ..errors import HloError
+from ..numerics.context import RunOptions
+from ..replay.bisect import Bisection, Values, bisect, differences, record
+from ..replay.bisect_reference import dump_reference, module_reference
+from ..replay.bisect_repro import write_repro
+from ..replay.inputs import make_inputs
+from ..replay.load import load
+from ..replay.npz import load_inputs
+from ..replay.output import check_writable
+from .limits import DEFAULT_MAX_ITERATIONS, add_limit_arguments
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("module", help="a module file: HLO text, .pb, .pbtxt, a snapshot, StableHLO")
+    parser.add_argument(
+        "--reference", required=True, metavar="xla|DIR|OTHER",
+        help="xla (XLA:CPU, needs jaxlib), a --dump-values directory, or another module file",
+    )  # fmt: skip
+    parser.add_argument("--inputs", help="a .npz file with arg0, arg1, ...")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs and rng ops")
+    parser.add_argument("--cast", action="store_true", help="convert --inputs arrays of another type")
+    parser.add_argument("--rtol", type=float, help="relative tolerance (default per element type)")
+    parser.add_argument("--atol", type=float, help="absolute tolerance (default per element type)")
+    parser.add_argument("-o", "--output", metavar="OUTDIR", help="write a repro of the divergence here")
+    add_limit_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.seed < 0:
+        raise HloError(f"hlo bisect: --seed must be >= 0, not {args.seed}")
+    if args.output and not os.path.isdir(args.output):
+        check_writable(args.output)
+    if args.reference != "xla" and not os.path.exists(args.reference):
+        raise HloError(
+            f"{args.reference}: the reference does not exist (xla, a --dump-values directory or a module file)"
+        )
+    loaded = load(args.module)
+    module = loaded.module
+    options = RunOptions(seed=args.seed, max_iterations=DEFAULT_MAX_ITERATIONS, memory_limit=args.memory_limit)
+    reference: Values | None = None
+    inputs: list[Any] | None = None
+    where = args.reference
+    if args.reference != "xla" and os.path.isdir(args.reference):
+        reference, inputs = dump_reference(module, args.reference)
+        where = f"the values in {args.reference}"
+        source = f"the arguments recorded in {args.reference}"
+    if args.inputs:
+        inputs, source = load_inputs(args.inputs, module.entry.parameter_shapes, args.cast), args.inputs
+    elif loaded.arguments is not None:
+        inputs, source = list(loaded.arguments), "the snapshot's arguments"
+    elif inputs is None:
+        inputs, source = make_inputs(module, "random", args.seed, 0, None, args.memory_limit), f"seed {args.seed}"
+    if args.reference == "xla":
+        _need_jax()  # before hlo's run, which may be long
+    ours = record(module, inputs, options)
+    if args.reference == "xla":
+        from ..replay.xla_values import xla_values
+
+        reference, where = xla_values(module, inputs, list(ours)), "XLA:CPU"
+    elif reference is None:
+        reference = module_reference(module, args.reference, inputs, options)
+    result = bisect(module, ours, reference, args.rtol, args.atol)
+    print(f"{loaded.name}: compared with {where}; inputs: {source}")
+    return report(result, args.output)
+
+
+def _need_jax() -> None:
+    from ..replay.reference import _installed
+
+    if not (_installed("jax") and _installed("jaxlib")):
+        raise HloError("--reference xla needs jaxlib: pip install 'hlo[xla]'")
+
+
+def report(result: Bisection, output: str | None) -> int:
+    compared, skipped = len(result.checked), len(result.skipped)
+    note = f" ({skipped} skipped: absent from the reference or not comparable)" if skipped else ""
+    if result.first is None:
+        print(f"no instruction differs: {compared} compared{note}")
+        return 0
+    instr = result.module.entry[result.first]
+    differing = len(result.differing)
+    print(f"first divergence: %{instr.name} ({differing} of {compared} compared instructions differ{note})")
+    print(f"  {instr}")
+    for r in result.checked[instr.name].reports:
+        if r.ok:
+            continue
+        print(f"  {r.describe()}")
+        if not r.problem:
+            leaf = _leaf(r.name)
+            abs_max, rel_max = differences(result.ours[instr.name][leaf], result.reference[instr.name][leaf])
+            print(f"  largest differences: abs {abs_max:.6g}, rel {rel_max:.6g}")
+    agreement = result.operand_agreement(instr)
+    if agreement:
+        print("  operands: " + ", ".join(f"%{n} {how}" for n, how in agreement))
+    if output:
+        repro = write_repro(result, output)
+        print("wrote " + ", ".join(repro.files))
+        print(f"re-run: {repro.command}")
+    else:
+        print("  (-o OUTDIR writes a module computing only this instruction, its inputs and the reference)")
+    return 1
+
+
+def _leaf(name: str) -> tuple[int, ...]:
+    """The leaf index in a report's name: %add.1 -> (), %while.2{0,1} -> (0, 1)."""
+    if "{" not in name:
+        return ()
+    return tuple(int(x) for x in name[name.index("{") + 1 : -1].split(","))
