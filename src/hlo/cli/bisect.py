@@ -57,11 +57,14 @@ def run(args: argparse.Namespace) -> int:
         check_writable(args.output)
     if args.reference != "xla" and not os.path.exists(args.reference):
         raise HloError(
-            f"{args.reference}: the reference does not exist (xla, a --dump-values directory or a module file)"
+            f"{args.reference}: the reference does not exist "
+            "(xla, a --dump-values directory or a module file)"
         )
     loaded = load(args.module)
     module = loaded.module
-    options = RunOptions(seed=args.seed, max_iterations=DEFAULT_MAX_ITERATIONS, memory_limit=args.memory_limit)
+    options = RunOptions(
+        seed=args.seed, max_iterations=DEFAULT_MAX_ITERATIONS, memory_limit=args.memory_limit
+    )
     reference: Values | None = None
     inputs: list[Any] | None = None
     where = args.reference
@@ -74,7 +77,10 @@ def run(args: argparse.Namespace) -> int:
     elif loaded.arguments is not None:
         inputs, source = list(loaded.arguments), "the snapshot's arguments"
     elif inputs is None:
-        inputs, source = make_inputs(module, "random", args.seed, 0, None, args.memory_limit), f"seed {args.seed}"
+        inputs, source = (
+            make_inputs(module, "random", args.seed, 0, None, args.memory_limit),
+            f"seed {args.seed}",
+        )
     if args.reference == "xla":
         _need_jax()  # before hlo's run, which may be long
     ours = record(module, inputs, options)
@@ -97,8 +103,12 @@ def _need_jax() -> None:
 
 
 def report(result: Bisection, output: str | None) -> int:
-    compared, skipped = len(result.checked), len(result.skipped)
-    note = f" ({skipped} skipped: absent from the reference or not comparable)" if skipped else ""
+    compared = len(result.checked)
+    reasons: dict[str, int] = {}
+    for why in result.skipped.values():
+        reasons[why] = reasons.get(why, 0) + 1
+    listed = ", ".join(f"{n} {why}" for why, n in reasons.items())
+    note = f" ({len(result.skipped)} skipped: {listed})" if reasons else ""
     if result.first is None:
         print(f"no instruction differs: {compared} compared{note}")
         return 0

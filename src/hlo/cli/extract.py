@@ -38,7 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def inputs_path(output: str) -> str:
     """Where `--values` writes the inputs: beside OUT, its name with `.inputs.npz`."""
     path = Path(output)
-    return str(path.with_name(path.stem + ".inputs.npz") if path.suffix else path.with_name(path.name + ".inputs.npz"))
+    return str(
+        path.with_name(path.stem + ".inputs.npz")
+        if path.suffix
+        else path.with_name(path.name + ".inputs.npz")
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -135,4 +135,3 @@ def differences(got: np.ndarray, want: np.ndarray) -> tuple[float, float]:
         mag = np.abs(w)[finite]
         rel = np.where(mag > 0, err / np.where(mag > 0, mag, 1), np.where(err > 0, np.inf, 0.0))
         return float(err.max()), float(rel.max())
-

@@ -23,7 +23,11 @@ def dump_reference(module: Module, directory: str) -> tuple[Values, list[Any] | 
     for computation, name in dump:
         overlap[computation] = overlap.get(computation, 0) + (name in names)
     # The entry of the same name; else the dumped computation sharing the most names with it.
-    chosen = module.entry_name if overlap.get(module.entry_name) else max(overlap, key=overlap.__getitem__, default="")
+    chosen = (
+        module.entry_name
+        if overlap.get(module.entry_name)
+        else max(overlap, key=overlap.__getitem__, default="")
+    )
     values = {n: leaves for (c, n), leaves in dump.items() if c == chosen and n in names}
     if not values:
         raise HloError(

@@ -52,7 +52,9 @@ def extract(module: Module, name: str, height: int | None = None, computation: s
     return extract_with_sources(module, name, height, computation).module
 
 
-def find_instruction(module: Module, name: str, computation: str | None = None) -> tuple[Computation, Instruction]:
+def find_instruction(
+    module: Module, name: str, computation: str | None = None
+) -> tuple[Computation, Instruction]:
     """The instruction `name` of the entry (or of `computation`), or an error naming near names."""
     if computation is not None and computation not in module.by_name:
         near = difflib.get_close_matches(computation, list(module.by_name), n=3)
@@ -92,7 +94,11 @@ def extract_with_sources(
     callees = _callees(module, body)
     computations = tuple(c for c in module.computations if c.name in callees and c.name != comp.name)
     new = Module(
-        "extracted", (*computations, entry), comp.name, config_for(module, entry), stack_frames=module.stack_frames
+        "extracted",
+        (*computations, entry),
+        comp.name,
+        config_for(module, entry),
+        stack_frames=module.stack_frames,
     )
     verify(new)
     return Extraction(new, tuple(builder.sources))
@@ -184,10 +190,12 @@ class _Builder:
                 self.instructions.append(self._new_parameter(part, sub, instr))
                 self.sources.append(Source(self.comp.name, origin, (*index, k)))
             parts.append(part)
-        self.instructions.append(Instruction(name, Opcode.TUPLE, shape, tuple(parts), metadata=instr.metadata))
+        self.instructions.append(
+            Instruction(name, Opcode.TUPLE, shape, tuple(parts), metadata=instr.metadata)
+        )
 
     def _new_parameter(self, name: str, shape: Shape, instr: Instruction) -> Instruction:
-        number = FrozenDict({"parameter_number": len(self.sources)})
+        number: FrozenDict[str, int] = FrozenDict({"parameter_number": len(self.sources)})
         if instr.opcode is Opcode.PARAMETER:
             return instr.replace(attrs=number, control_predecessors=())
         return Instruction(name, Opcode.PARAMETER, shape, attrs=number, metadata=instr.metadata)

@@ -36,7 +36,11 @@ def outputs_module(module: Module, names: Sequence[str]) -> Module:
     computations = tuple(new_entry if c.name == entry.name else c for c in module.computations)
     # The result changed: the entry layout, aliasing and a schedule no longer hold.
     return module.replace(
-        computations=computations, config=config_for(module, new_entry), input_output_alias=(), buffer_donors=(), is_scheduled=False
+        computations=computations,
+        config=config_for(module, new_entry),
+        input_output_alias=(),
+        buffer_donors=(),
+        is_scheduled=False,
     )
 
 

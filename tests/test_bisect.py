@@ -1,0 +1,206 @@
+"""`hlo bisect`: every entry instruction's value compared with a reference's (a `--dump-values`
+directory, another module run by hlo, XLA:CPU), the first divergent one named with its operands'
+agreement, and a repro written (a module of that instruction alone, its inputs, the reference's
+value). Divergences are made on purpose: a dump edited, a module with one instruction changed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hlo
+from hlo.cli.main import main
+from hlo.replay.bisect import bisect, record
+
+GOLDEN = Path(__file__).parent / "golden"
+CONTROL_FLOW = GOLDEN / "dumps" / "control_flow.hlo"
+
+SMALL = """HloModule small, entry_computation_layout={(f32[4]{0}, f32[4]{0})->f32[4]{0}}
+
+ENTRY %main (a: f32[4], b: f32[4]) -> f32[4] {
+  %a = f32[4]{0} parameter(0)
+  %b = f32[4]{0} parameter(1)
+  %mul = f32[4]{0} multiply(f32[4]{0} %a, f32[4]{0} %b)
+  %two = f32[] constant(2)
+  %twos = f32[4]{0} broadcast(f32[] %two), dimensions={}
+  %add = f32[4]{0} add(f32[4]{0} %mul, f32[4]{0} %twos)
+  %idx = s32[4]{0} iota(), iota_dimension=0
+  %f = f32[4]{0} convert(s32[4]{0} %idx)
+  %sub = f32[4]{0} subtract(f32[4]{0} %add, f32[4]{0} %f)
+  ROOT %neg = f32[4]{0} negate(f32[4]{0} %sub)
+}
+"""
+
+
+def one_line_error(capsys) -> str:
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert "\n" not in err and "Traceback" not in err, err
+    assert captured.out == ""  # an error prints nothing on standard output: told apart from a divergence
+    return err
+
+
+@pytest.fixture
+def small(tmp_path) -> Path:
+    path = tmp_path / "small.hlo"
+    path.write_text(SMALL)
+    return path
+
+
+def dump(tmp_path: Path, module: Path, *args: str) -> Path:
+    out = tmp_path / "values"
+    assert main(["run", str(module), "--dump-values", str(out), *args]) == 0
+    return out
+
+
+def edit(directory: Path, name: str, change) -> None:
+    entry = next(e for e in json.loads((directory / "index.json").read_text()) if e["name"] == name)
+    value = np.load(directory / entry["file"])
+    np.save(directory / entry["file"], change(value))
+
+
+def test_a_dump_of_the_same_run_agrees_everywhere(tmp_path, small, capsys):
+    values = dump(tmp_path, small, "--seed", "2")
+    capsys.readouterr()
+    assert main(["bisect", str(small), "--reference", str(values)]) == 0
+    out = capsys.readouterr().out
+    assert f"inputs: the arguments recorded in {values}" in out
+    assert out.splitlines()[-1] == "no instruction differs: 10 compared"
+
+
+def test_an_edited_dump_names_the_first_divergent_instruction(tmp_path, small, capsys):
+    values = dump(tmp_path, small)
+    edit(values, "add", lambda v: v + np.array([0, 0, 0.5, 0], np.float32))
+    capsys.readouterr()
+    assert main(["bisect", str(small), "--reference", str(values)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "first divergence: %add (1 of 10 compared instructions differ)"
+    assert lines[2].strip() == "%add = f32[4]{0} add(%mul, %twos)"
+    assert lines[3].strip().startswith("%add: 1 of 4 elements differ; worst at [2]")
+    assert lines[4].strip().startswith("largest differences: abs 0.5, rel")
+    assert lines[5].strip() == "operands: %mul agrees, %twos agrees"
+
+
+def test_the_repro_computes_hlo_value_and_shows_the_divergence_again(tmp_path, small, capsys):
+    values = dump(tmp_path, small)
+    entry = next(e for e in json.loads((values / "index.json").read_text()) if e["name"] == "add")
+    ours = np.load(values / entry["file"])  # hlo's value of %add
+    edit(values, "add", lambda v: v * 3)
+    out = tmp_path / "repro"
+    capsys.readouterr()
+    assert main(["bisect", str(small), "--reference", str(values), "-o", str(out)]) == 1
+    text = capsys.readouterr().out
+    module, inputs, expected = out / "add.hlo", out / "add.inputs.npz", out / "add.expected.npz"
+    assert f"re-run: hlo run {module} --inputs {inputs} --compare {expected}" in text
+    repro = hlo.load(module).module
+    assert repro.entry.root_name == "add"
+    assert [p.name for p in repro.entry.parameters] == ["mul", "twos"]  # height 0: operands as parameters
+    result = tmp_path / "r.npz"
+    assert main(["run", str(module), "--inputs", str(inputs), "--output", str(result)]) == 0
+    np.testing.assert_array_equal(np.load(result)["out0"], ours)
+    np.testing.assert_array_equal(
+        np.load(expected)["out0"], np.load(values / entry["file"])
+    )  # the reference's
+    assert (out / "add.reference_inputs.npz").exists()
+    capsys.readouterr()
+    assert main(["run", str(module), "--inputs", str(inputs), "--compare", str(expected)]) == 1
+    assert "mismatch" in capsys.readouterr().out
+
+
+def test_another_module_with_one_instruction_changed(tmp_path, small, capsys):
+    other = tmp_path / "other.hlo"
+    other.write_text(SMALL.replace("multiply(", "add("))
+    assert (
+        main(["bisect", str(small), "--reference", str(other), "--seed", "5", "-o", str(tmp_path / "r")]) == 1
+    )
+    out = capsys.readouterr().out
+    assert "inputs: seed 5" in out
+    assert "first divergence: %mul (4 of 10 compared instructions differ)" in out
+    assert "operands: %a agrees, %b agrees" in out
+    # The repro's inputs are the operands; its value is hlo's %mul, the expected one the other's.
+    module = hlo.load(tmp_path / "r" / "mul.hlo").module
+    inputs = np.load(tmp_path / "r" / "mul.inputs.npz")
+    got = hlo.run(module, inputs["arg0"], inputs["arg1"])
+    np.testing.assert_array_equal(got, inputs["arg0"] * inputs["arg1"])
+    np.testing.assert_array_equal(
+        np.load(tmp_path / "r" / "mul.expected.npz")["out0"], inputs["arg0"] + inputs["arg1"]
+    )
+
+
+def test_instructions_absent_on_one_side_are_skipped(tmp_path, small, capsys):
+    other = tmp_path / "other.hlo"
+    other.write_text(SMALL.replace("%sub", "%sub2"))
+    assert main(["bisect", str(small), "--reference", str(other), "--inputs", str(inputs(tmp_path))]) == 0
+    assert (
+        "no instruction differs: 9 compared (1 skipped: 1 absent from the reference)"
+        in capsys.readouterr().out
+    )
+
+
+def inputs(tmp_path: Path) -> Path:
+    path = tmp_path / "in.npz"
+    np.savez(path, arg0=np.arange(4, dtype=np.float32), arg1=np.full(4, 3, np.float32))
+    return path
+
+
+def test_tolerances_decide_what_differs(tmp_path, small, capsys):
+    values = dump(tmp_path, small)
+    edit(values, "mul", lambda v: v * np.float32(1 + 1e-3))
+    capsys.readouterr()
+    assert main(["bisect", str(small), "--reference", str(values)]) == 1  # beyond f32's 1e-4
+    assert "first divergence: %mul" in capsys.readouterr().out
+    assert main(["bisect", str(small), "--reference", str(values), "--rtol", "1e-2"]) == 0
+
+
+def test_tuple_values_compare_leaf_by_leaf(tmp_path, capsys):
+    values = dump(tmp_path, CONTROL_FLOW)
+    module = hlo.load(CONTROL_FLOW).module
+    ours = record(module, [np.ones(4, np.float32), np.ones(4, np.float32), np.int32(1)])
+    result = bisect(module, ours, {n: dict(v) for n, v in ours.items()})
+    assert result.first is None and len(result.checked) == len(ours)
+    edit(values, "cond.6", lambda v: v)  # cond.6 is a tuple: its leaves are files .0 and .1
+    index = json.loads((values / "index.json").read_text())
+    leaf = next(e for e in index if e["name"] == "cond.6" and e["index"] == [1])
+    np.save(values / leaf["file"], np.load(values / leaf["file"]) + 1)
+    capsys.readouterr()
+    assert main(["bisect", str(CONTROL_FLOW), "--reference", str(values), "-o", str(tmp_path / "r")]) == 1
+    out = capsys.readouterr().out
+    assert "first divergence: %cond.6" in out and "%cond.6{1}: 4 of 4 elements differ" in out
+    assert (tmp_path / "r" / "cond.6.hlo").exists()
+
+
+def test_bad_references_are_one_line_errors(tmp_path, small, capsys):
+    assert main(["bisect", str(small), "--reference", str(tmp_path / "none")]) == 1
+    assert "none: the reference does not exist" in one_line_error(capsys)
+    assert main(["bisect", str(small), "--reference", str(tmp_path)]) == 1
+    assert "not a --dump-values directory (it has no index.json)" in one_line_error(capsys)
+    values = dump(tmp_path, CONTROL_FLOW)  # a dump of another module
+    capsys.readouterr()
+    assert main(["bisect", str(small), "--reference", str(values)]) == 1
+    assert "no common names" in one_line_error(capsys)
+    other = tmp_path / "other.hlo"
+    other.write_text(SMALL.replace("%", "%x_").replace("x_main", "main"))
+    assert main(["bisect", str(small), "--reference", str(other)]) == 1
+    assert "other.hlo: no instruction of its entry has the name of one in small's entry" in one_line_error(
+        capsys
+    )
+    assert main(["bisect", str(small), "--reference", str(CONTROL_FLOW)]) == 1
+    assert "control_flow.hlo: 3 parameters, the module bisected has 2" in one_line_error(capsys)
+
+
+def test_reference_xla_without_jaxlib_is_a_clear_error(small, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "jax", None)
+    assert main(["bisect", str(small), "--reference", "xla"]) == 1
+    assert one_line_error(capsys) == "--reference xla needs jaxlib: pip install 'hlo[xla]'"
+
+
+def test_reference_xla_agrees_on_a_jax_program(capsys):
+    pytest.importorskip("jax")
+    assert main(["bisect", str(CONTROL_FLOW), "--reference", "xla", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "compared with XLA:CPU" in out
+    assert "no instruction differs: 13 compared" in out  # the 3 parameters and 3 tuples are not outputs
