@@ -14,7 +14,7 @@ import pytest
 
 import hlo
 from hlo.cli.main import main
-from hlo.replay.bisect import bisect, record
+from hlo.replay.bisect import bisect, of_computation, record
 
 GOLDEN = Path(__file__).parent / "golden"
 CONTROL_FLOW = GOLDEN / "dumps" / "control_flow.hlo"
@@ -159,7 +159,9 @@ def test_tolerances_decide_what_differs(tmp_path, small, capsys):
 def test_tuple_values_compare_leaf_by_leaf(tmp_path, capsys):
     values = dump(tmp_path, CONTROL_FLOW)
     module = hlo.load(CONTROL_FLOW).module
-    ours = record(module, [np.ones(4, np.float32), np.ones(4, np.float32), np.int32(1)])
+    ours = of_computation(
+        record(module, [np.ones(4, np.float32), np.ones(4, np.float32), np.int32(1)]), "main.10"
+    )
     result = bisect(module, ours, {n: dict(v) for n, v in ours.items()})
     assert result.first is None and len(result.checked) == len(ours)
     edit(values, "cond.6", lambda v: v)  # cond.6 is a tuple: its leaves are files .0 and .1
@@ -204,3 +206,93 @@ def test_reference_xla_agrees_on_a_jax_program(capsys):
     out = capsys.readouterr().out
     assert "compared with XLA:CPU" in out
     assert "no instruction differs: 13 compared" in out  # the 3 parameters and 3 tuples are not outputs
+
+
+def test_inside_a_fusion_the_first_differing_instruction_is_named(tmp_path, capsys):
+    """An optimized module: the divergent entry instruction is a fusion; the values of its fused
+    computation (recorded on both sides) name the instruction inside that differs first."""
+    module = GOLDEN / "dumps" / "mlp_grad.opt.hlo"
+    text = module.read_text()
+    changed = "%mul.1 = f32[5,4]{1,0} multiply("
+    assert text.count(changed) == 1
+    other = tmp_path / "other.hlo"
+    other.write_text(text.replace(changed, "%mul.1 = f32[5,4]{1,0} add("))
+    assert main(["bisect", str(module), "--reference", str(other)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("first divergence: %multiply_add_fusion ")
+    at = lines.index("  inside it (values of the last call), the first to differ is in fused_computation.4:")
+    assert lines[at + 1].strip().startswith("%mul.1 = f32[5,4]{1,0} multiply(%broadcast_in_dim.0, %sub.0)")
+    assert lines[at + 2].strip().startswith("%mul.1: 20 of 20 elements differ")
+
+
+BF16 = """HloModule half, entry_computation_layout={(bf16[3]{0})->bf16[3]{0}}
+
+ENTRY %main (x: bf16[3]) -> bf16[3] {
+  %x = bf16[3]{0} parameter(0)
+  %e = bf16[3]{0} exponential(bf16[3]{0} %x)
+  ROOT %m = bf16[3]{0} multiply(bf16[3]{0} %e, bf16[3]{0} %x)
+}
+"""
+
+
+def test_bf16_values_come_back_from_a_dump_in_their_type(tmp_path, capsys):
+    """A dump stores bf16 widened to f32: read back, it compares as bf16, with bf16's tolerance."""
+    path = tmp_path / "half.hlo"
+    path.write_text(BF16)
+    values = dump(tmp_path, path)
+    capsys.readouterr()
+    assert main(["bisect", str(path), "--reference", str(values)]) == 0
+    assert "no instruction differs: 3 compared" in capsys.readouterr().out
+    edit(values, "e", lambda v: v * np.float32(1.005))  # within bf16's default rtol (2e-2)
+    assert main(["bisect", str(path), "--reference", str(values)]) == 0
+    edit(values, "e", lambda v: v * np.float32(1.5))
+    capsys.readouterr()
+    assert main(["bisect", str(path), "--reference", str(values), "-o", str(tmp_path / "r")]) == 1
+    assert "first divergence: %e" in capsys.readouterr().out
+    assert main(["run", str(tmp_path / "r" / "e.hlo"), "--inputs", str(tmp_path / "r" / "e.inputs.npz")]) == 0
+
+
+def test_inputs_given_win_over_the_dump_recorded_ones(tmp_path, small, capsys):
+    values = dump(tmp_path, small, "--seed", "7")
+    capsys.readouterr()
+    assert main(["bisect", str(small), "--reference", str(values), "--inputs", str(inputs(tmp_path))]) == 1
+    out = capsys.readouterr().out
+    assert f"inputs: {tmp_path / 'in.npz'}" in out
+    assert "first divergence: %a " in out  # the parameters differ: other inputs than the dump's
+
+
+def test_several_devices_are_an_error(tmp_path, small, capsys):
+    path = tmp_path / "two.hlo"
+    path.write_text(SMALL.replace("HloModule small,", "HloModule small, replica_count=2,"))
+    assert main(["bisect", str(path), "--reference", str(small)]) == 1
+    assert "hlo bisect runs one device; the module runs on 2" in one_line_error(capsys)
+
+
+def test_the_module_xla_runs_returns_every_instruction_asked_for(small):
+    """What --reference xla sends XLA (checked here on hlo): the entry with a tuple root of the
+    instructions, which verifies and computes the same values as the original run."""
+    from hlo.replay.xla_values import comparable, outputs_module
+
+    module = hlo.load(small).module
+    args = [np.arange(4, dtype=np.float32), np.full(4, 3, np.float32)]
+    names = [i.name for i in module.entry.instructions if comparable(i)]
+    assert names == ["mul", "two", "twos", "add", "idx", "f", "sub", "neg"]
+    batch = outputs_module(module, names[2:5])
+    hlo.verify(batch)
+    ours = record(module, args)
+    for name, value in zip(names[2:5], hlo.run(batch, *args)):
+        np.testing.assert_array_equal(value, ours[("main", name)][()])
+
+
+def test_reference_xla_in_batches(small):
+    pytest.importorskip("jax")
+    from hlo.replay.xla_values import xla_values
+
+    module = hlo.load(small).module
+    args = [np.arange(4, dtype=np.float32), np.full(4, 3, np.float32)]
+    names = [i.name for i in module.entry.instructions]
+    one, batched = xla_values(module, args, names), xla_values(module, args, names, batch=3)
+    assert list(one) == list(batched) == ["mul", "two", "twos", "add", "idx", "f", "sub", "neg"]
+    for name in one:
+        np.testing.assert_array_equal(one[name][()], batched[name][()])
+    np.testing.assert_array_equal(one["neg"][()], -(np.arange(4) * 3 + 2 - np.arange(4)))

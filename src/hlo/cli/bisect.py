@@ -25,11 +25,11 @@ from typing import Any
 
 from ..errors import HloError
 from ..numerics.context import RunOptions
-from ..replay.bisect import Bisection, Values, bisect, differences, record
+from ..replay.bisect import AllValues, Bisection, Values, bisect, differences, inside, of_computation, record
 from ..replay.bisect_reference import dump_reference, module_reference
 from ..replay.bisect_repro import write_repro
 from ..replay.inputs import make_inputs
-from ..replay.load import load
+from ..replay.load import Loaded, load
 from ..replay.npz import load_inputs
 from ..replay.output import check_writable
 from .limits import DEFAULT_MAX_ITERATIONS, add_limit_arguments
@@ -62,37 +62,49 @@ def run(args: argparse.Namespace) -> int:
         )
     loaded = load(args.module)
     module = loaded.module
+    devices = module.config.replica_count * module.config.num_partitions
+    if devices > 1:
+        raise HloError(f"{loaded.name}: hlo bisect runs one device; the module runs on {devices}")
     options = RunOptions(
         seed=args.seed, max_iterations=DEFAULT_MAX_ITERATIONS, memory_limit=args.memory_limit
     )
     reference: Values | None = None
-    inputs: list[Any] | None = None
+    reference_all: AllValues = {}
+    recorded: list[Any] | None = None
     where = args.reference
     if args.reference != "xla" and os.path.isdir(args.reference):
-        reference, inputs = dump_reference(module, args.reference)
+        reference, reference_all, recorded = dump_reference(module, args.reference)
         where = f"the values in {args.reference}"
-        source = f"the arguments recorded in {args.reference}"
-    if args.inputs:
-        inputs, source = load_inputs(args.inputs, module.entry.parameter_shapes, args.cast), args.inputs
-    elif loaded.arguments is not None:
-        inputs, source = list(loaded.arguments), "the snapshot's arguments"
-    elif inputs is None:
-        inputs, source = (
-            make_inputs(module, "random", args.seed, 0, None, args.memory_limit),
-            f"seed {args.seed}",
-        )
+    inputs, source = _inputs(args, loaded, recorded)
     if args.reference == "xla":
         _need_jax()  # before hlo's run, which may be long
-    ours = record(module, inputs, options)
+    ours_all = record(module, inputs, options)
+    ours = of_computation(ours_all, module.entry_name)
     if args.reference == "xla":
         from ..replay.xla_values import xla_values
 
         reference, where = xla_values(module, inputs, list(ours)), "XLA:CPU"
     elif reference is None:
-        reference = module_reference(module, args.reference, inputs, options)
+        reference, reference_all = module_reference(module, args.reference, inputs, options)
     result = bisect(module, ours, reference, args.rtol, args.atol)
+    if result.first is not None and reference_all:
+        first = module.entry[result.first]
+        result.inside = inside(module, first, ours_all, reference_all, args.rtol, args.atol)
     print(f"{loaded.name}: compared with {where}; inputs: {source}")
     return report(result, args.output)
+
+
+def _inputs(args: argparse.Namespace, loaded: Loaded, recorded: list[Any] | None) -> tuple[list[Any], str]:
+    """The arguments, and where they come from: --inputs, the reference dump's recorded ones, a
+    snapshot's, or random ones from --seed."""
+    module = loaded.module
+    if args.inputs:
+        return load_inputs(args.inputs, module.entry.parameter_shapes, args.cast), args.inputs
+    if recorded is not None:
+        return recorded, f"the arguments recorded in {args.reference}"
+    if loaded.arguments is not None:
+        return list(loaded.arguments), "the snapshot's arguments"
+    return make_inputs(module, "random", args.seed, 0, None, args.memory_limit), f"seed {args.seed}"
 
 
 def _need_jax() -> None:
@@ -124,6 +136,12 @@ def report(result: Bisection, output: str | None) -> int:
             leaf = _leaf(r.name)
             abs_max, rel_max = differences(result.ours[instr.name][leaf], result.reference[instr.name][leaf])
             print(f"  largest differences: abs {abs_max:.6g}, rel {rel_max:.6g}")
+    if result.inside is not None:
+        computation, checked = result.inside
+        bad = next(r for r in checked.reports if not r.ok)
+        print(f"  inside it (values of the last call), the first to differ is in {computation}:")
+        print(f"    {result.module.computation(computation)[checked.name]}")
+        print(f"    {bad.describe()}")
     agreement = result.operand_agreement(instr)
     if agreement:
         print("  operands: " + ", ".join(f"%{n} {how}" for n, how in agreement))

@@ -26,19 +26,29 @@ Leaves = dict[tuple[int, ...], np.ndarray]  # leaf index (() for an array) -> va
 Values = dict[str, Leaves]  # instruction name -> its leaves
 
 
-def record(module: Module, inputs: list[Any], options: RunOptions | None = None) -> Values:
-    """Every entry instruction's value from one run on hlo, in the order the run computed them
-    (parameters first); instructions the run skips (dead code) are absent."""
+AllValues = dict[tuple[str, str], Leaves]  # (computation, instruction) -> its leaves
+
+
+def record(module: Module, inputs: list[Any], options: RunOptions | None = None) -> AllValues:
+    """Every instruction's value from one run on hlo, in the order the run computed them (the
+    entry's parameters first); a called computation's values are those of its last call, and
+    instructions the run skips (dead code) are absent."""
     executable = Executable(module, options)  # its own plan: instrument() changes the steps
     watch = Watch(record=True)
     instrument(executable, watch)
     executable(*inputs)
     entry = module.entry_name
-    values: Values = {p.name: dict(leaf_values(v)) for p, v in zip(module.entry.parameters, inputs)}
-    for (computation, name), value in watch.values.items():
-        if computation == entry:
-            values[name] = dict(leaf_values(value))
+    values: AllValues = {
+        (entry, p.name): dict(leaf_values(v)) for p, v in zip(module.entry.parameters, inputs)
+    }
+    for key, value in watch.values.items():
+        values[key] = dict(leaf_values(value))
     return values
+
+
+def of_computation(values: AllValues, computation: str) -> Values:
+    """The values of one computation's instructions, by name, in their order."""
+    return {name: leaves for (c, name), leaves in values.items() if c == computation}
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,7 @@ class Bisection:
     checked: dict[str, Checked] = field(default_factory=dict)  # in the run's order
     skipped: dict[str, str] = field(default_factory=dict)  # name -> why
     first: str | None = None
+    inside: tuple[str, Checked] | None = None  # (computation, instruction) first differing in its callees
 
     @property
     def differing(self) -> list[str]:
@@ -86,10 +97,21 @@ def bisect(
 ) -> Bisection:
     """Compare every instruction both sides hold; `first` is the first that differs."""
     result = Bisection(module, ours, reference)
+    result.checked, result.skipped = compare_values(ours, reference, rtol, atol)
+    result.first = next((n for n, c in result.checked.items() if not c.ok), None)
+    return result
+
+
+def compare_values(
+    ours: Values, reference: Values, rtol: float | None = None, atol: float | None = None
+) -> tuple[dict[str, Checked], dict[str, str]]:
+    """(compared instructions in `ours`'s order, skipped ones with why)."""
+    checked: dict[str, Checked] = {}
+    skipped: dict[str, str] = {}
     for name, leaves in ours.items():
         want = reference.get(name)
         if want is None:
-            result.skipped[name] = "absent from the reference"
+            skipped[name] = "absent from the reference"
             continue
         reports = []
         for index, got in leaves.items():
@@ -97,21 +119,43 @@ def bisect(
                 continue
             ref = np.asarray(want[index])
             if ref.shape != got.shape:
-                result.skipped[name] = f"shape {list(ref.shape)} in the reference"
+                skipped[name] = f"shape {list(ref.shape)} in the reference"
                 break
             if ref.dtype != got.dtype:
                 if not _convertible(ref.dtype, got.dtype):
-                    result.skipped[name] = f"type {ref.dtype} in the reference"
+                    skipped[name] = f"type {ref.dtype} in the reference"
                     break
                 ref = ref.astype(got.dtype)
             reports.append(compare_output(_leaf_name(name, index), got, ref, rtol, atol))
         else:
             if reports:
-                result.checked[name] = Checked(name, tuple(reports))
+                checked[name] = Checked(name, tuple(reports))
             else:
-                result.skipped[name] = "no value of the same leaves in the reference"
-    result.first = next((n for n, c in result.checked.items() if not c.ok), None)
-    return result
+                skipped[name] = "no value of the same leaves in the reference"
+    return checked, skipped
+
+
+def inside(
+    module: Module,
+    instr: Instruction,
+    ours: AllValues,
+    reference: AllValues,
+    rtol: float | None = None,
+    atol: float | None = None,
+) -> tuple[str, Checked] | None:
+    """The first differing instruction in what `instr` calls (a fusion's body, a loop's body;
+    the values of the last call on both sides), descending while that one calls more; None when
+    the reference holds no differing value there."""
+    found: tuple[str, Checked] | None = None
+    callees = list(instr.called_computations)
+    while callees:
+        name = callees.pop(0)
+        checked, _ = compare_values(of_computation(ours, name), of_computation(reference, name), rtol, atol)
+        first = next((c for c in checked.values() if not c.ok), None)
+        if first is not None:
+            found = (name, first)
+            callees = list(module.computation(name)[first.name].called_computations)
+    return found
 
 
 def _convertible(ref: np.dtype, got: np.dtype) -> bool:

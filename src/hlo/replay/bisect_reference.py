@@ -9,14 +9,14 @@ from typing import Any
 from ..errors import HloError
 from ..ir.module import Module
 from ..numerics.context import RunOptions
-from .bisect import Values, record
+from .bisect import AllValues, Values, of_computation, record
 from .load import load
 from .values import read_dump
 
 
-def dump_reference(module: Module, directory: str) -> tuple[Values, list[Any] | None]:
-    """The dump's values of the entry's instructions, and the dump's entry arguments when it holds
-    every one (a dump made by `hlo run --dump-values` records the entry's parameters)."""
+def dump_reference(module: Module, directory: str) -> tuple[Values, AllValues, list[Any] | None]:
+    """The dump's values of the entry's instructions, all its values, and the dump's entry
+    arguments when it holds every one (`hlo run --dump-values` records the entry's parameters)."""
     dump = read_dump(directory)
     names = set(module.entry.by_name)
     overlap: dict[str, int] = {}
@@ -38,13 +38,16 @@ def dump_reference(module: Module, directory: str) -> tuple[Values, list[Any] | 
     for p in module.entry.parameters:
         value = values.get(p.name, {}).get(())
         if value is None or not p.shape.is_array or value.shape != p.shape.dimensions:
-            return values, None
+            return values, dump, None
         inputs.append(value)
-    return values, inputs
+    return values, dump, inputs
 
 
-def module_reference(module: Module, path: str, inputs: list[Any], options: RunOptions) -> Values:
-    """The values of another module (any format `load` reads) run by hlo on the same inputs."""
+def module_reference(
+    module: Module, path: str, inputs: list[Any], options: RunOptions
+) -> tuple[Values, AllValues]:
+    """The values of another module (any format `load` reads) run by hlo on the same inputs: its
+    entry's by name, and all of them."""
     other = load(path).module
     mine, theirs = module.entry.parameter_shapes, other.entry.parameter_shapes
     if len(mine) != len(theirs):
@@ -55,10 +58,11 @@ def module_reference(module: Module, path: str, inputs: list[Any], options: RunO
                 f"{path}: parameter {k} is {b.to_string(print_layout=False)}, "
                 f"the module bisected has {a.to_string(print_layout=False)}"
             )
-    values = record(other, inputs, options)
+    every = record(other, inputs, options)
+    values = of_computation(every, other.entry_name)
     if not set(values) & (set(module.entry.by_name) - {p.name for p in module.entry.parameters}):
         raise HloError(
             f"{path}: no instruction of its entry has the name of one in {module.name}'s entry "
             "(no common names)"
         )
-    return values
+    return values, every
