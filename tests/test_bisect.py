@@ -180,6 +180,9 @@ def test_bad_references_are_one_line_errors(tmp_path, small, capsys):
     assert "none: the reference does not exist" in one_line_error(capsys)
     assert main(["bisect", str(small), "--reference", str(tmp_path)]) == 1
     assert "not a --dump-values directory (it has no index.json)" in one_line_error(capsys)
+    (tmp_path / "devices" / "device0").mkdir(parents=True)
+    assert main(["bisect", str(small), "--reference", str(tmp_path / "devices")]) == 1
+    assert "a dump of several devices has one per device: DIR/device0" in one_line_error(capsys)
     values = dump(tmp_path, CONTROL_FLOW)  # a dump of another module
     capsys.readouterr()
     assert main(["bisect", str(small), "--reference", str(values)]) == 1

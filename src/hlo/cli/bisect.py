@@ -32,6 +32,7 @@ from ..replay.inputs import make_inputs
 from ..replay.load import Loaded, load
 from ..replay.npz import load_inputs
 from ..replay.output import check_writable
+from ..replay.reference import require_jaxlib
 from .limits import DEFAULT_MAX_ITERATIONS, add_limit_arguments
 
 
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         where = f"the values in {args.reference}"
     inputs, source = _inputs(args, loaded, recorded)
     if args.reference == "xla":
-        _need_jax()  # before hlo's run, which may be long
+        require_jaxlib()  # before hlo's run, which may be long
     ours_all = record(module, inputs, options)
     ours = of_computation(ours_all, module.entry_name)
     if args.reference == "xla":
@@ -107,13 +108,6 @@ def _inputs(args: argparse.Namespace, loaded: Loaded, recorded: list[Any] | None
     return make_inputs(module, "random", args.seed, 0, None, args.memory_limit), f"seed {args.seed}"
 
 
-def _need_jax() -> None:
-    from ..replay.reference import _installed
-
-    if not (_installed("jax") and _installed("jaxlib")):
-        raise HloError("--reference xla needs jaxlib: pip install 'hlo[xla]'")
-
-
 def report(result: Bisection, output: str | None) -> int:
     compared = len(result.checked)
     reasons: dict[str, int] = {}
@@ -128,19 +122,19 @@ def report(result: Bisection, output: str | None) -> int:
     differing = len(result.differing)
     print(f"first divergence: %{instr.name} ({differing} of {compared} compared instructions differ{note})")
     print(f"  {instr}")
-    for r in result.checked[instr.name].reports:
+    checked = result.checked[instr.name]
+    for leaf, r in zip(checked.leaves, checked.reports):
         if r.ok:
             continue
         print(f"  {r.describe()}")
         if not r.problem:
-            leaf = _leaf(r.name)
             abs_max, rel_max = differences(result.ours[instr.name][leaf], result.reference[instr.name][leaf])
             print(f"  largest differences: abs {abs_max:.6g}, rel {rel_max:.6g}")
     if result.inside is not None:
-        computation, checked = result.inside
-        bad = next(r for r in checked.reports if not r.ok)
+        computation, nested = result.inside
+        bad = next(r for r in nested.reports if not r.ok)
         print(f"  inside it (values of the last call), the first to differ is in {computation}:")
-        print(f"    {result.module.computation(computation)[checked.name]}")
+        print(f"    {result.module.computation(computation)[nested.name]}")
         print(f"    {bad.describe()}")
     agreement = result.operand_agreement(instr)
     if agreement:
@@ -152,10 +146,3 @@ def report(result: Bisection, output: str | None) -> int:
     else:
         print("  (-o OUTDIR writes a module computing only this instruction, its inputs and the reference)")
     return 1
-
-
-def _leaf(name: str) -> tuple[int, ...]:
-    """The leaf index in a report's name: %add.1 -> (), %while.2{0,1} -> (0, 1)."""
-    if "{" not in name:
-        return ()
-    return tuple(int(x) for x in name[name.index("{") + 1 : -1].split(","))

@@ -57,6 +57,7 @@ class Checked:
 
     name: str
     reports: tuple[OutputReport, ...]
+    leaves: tuple[tuple[int, ...], ...]  # the leaf index of each report
 
     @property
     def ok(self) -> bool:
@@ -113,7 +114,7 @@ def compare_values(
         if want is None:
             skipped[name] = "absent from the reference"
             continue
-        reports = []
+        reports, indices = [], []
         for index, got in leaves.items():
             if index not in want:
                 continue
@@ -127,9 +128,10 @@ def compare_values(
                     break
                 ref = ref.astype(got.dtype)
             reports.append(compare_output(_leaf_name(name, index), got, ref, rtol, atol))
+            indices.append(index)
         else:
             if reports:
-                checked[name] = Checked(name, tuple(reports))
+                checked[name] = Checked(name, tuple(reports), tuple(indices))
             else:
                 skipped[name] = "no value of the same leaves in the reference"
     return checked, skipped

@@ -6,8 +6,10 @@ computations the kept instructions call come along with their own callees. Names
 
 Two choices differ from XLA's tool, both so that a `--dump-values` directory can feed the result:
 constants, iotas and operand-less after-alls are kept as they are rather than turned into
-parameters (they cost nothing to recompute and a dump need not hold them), and a tuple-valued
-boundary becomes one parameter per leaf rebuilt by `tuple` instructions (a `.npz` holds arrays)."""
+parameters (they cost nothing to recompute and a dump need not hold them; replica-id and
+partition-id do become parameters: their value depends on the device), and a tuple-valued
+boundary becomes one parameter per leaf rebuilt by `tuple` instructions (a `.npz` holds arrays).
+Control predecessors outside the kept instructions are dropped."""
 
 from __future__ import annotations
 

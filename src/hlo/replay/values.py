@@ -99,7 +99,12 @@ def read_dump(directory: str) -> dict[tuple[str, str], dict[tuple[int, ...], np.
     if not path.is_dir():
         raise HloError(f"{directory}: the values directory does not exist")
     if not (path / "index.json").is_file():
-        raise HloError(f"{directory}: not a --dump-values directory (it has no index.json)")
+        hint = (
+            "; a dump of several devices has one per device: DIR/device0, ..."
+            if (path / "device0").is_dir()
+            else ""
+        )
+        raise HloError(f"{directory}: not a --dump-values directory (it has no index.json{hint})")
     try:
         index = json.loads((path / "index.json").read_text())
         entries = [(e["computation"], e["name"], tuple(e["index"]), e["file"], e["dtype"]) for e in index]
