@@ -288,14 +288,16 @@ def test_the_module_xla_runs_returns_every_instruction_asked_for(small):
 
 
 def test_reference_xla_in_batches(small):
+    """Two batches of outputs, two XLA runs: every instruction's value comes back (the inputs
+    make every value exact in f32, so XLA's equal the arithmetic's)."""
     pytest.importorskip("jax")
     from hlo.replay.xla_values import xla_values
 
     module = hlo.load(small).module
-    args = [np.arange(4, dtype=np.float32), np.full(4, 3, np.float32)]
+    a, b = np.arange(4, dtype=np.float32), np.full(4, 3, np.float32)
     names = [i.name for i in module.entry.instructions]
-    one, batched = xla_values(module, args, names), xla_values(module, args, names, batch=3)
-    assert list(one) == list(batched) == ["mul", "two", "twos", "add", "idx", "f", "sub", "neg"]
-    for name in one:
-        np.testing.assert_array_equal(one[name][()], batched[name][()])
-    np.testing.assert_array_equal(one["neg"][()], -(np.arange(4) * 3 + 2 - np.arange(4)))
+    got = xla_values(module, [a, b], names, batch=5)
+    assert list(got) == ["mul", "two", "twos", "add", "idx", "f", "sub", "neg"]
+    want = {"mul": a * b, "add": a * b + 2, "f": np.arange(4), "sub": a * b + 2 - a, "neg": -(a * b + 2 - a)}
+    for name, value in want.items():
+        np.testing.assert_array_equal(got[name][()], value)

@@ -26,6 +26,8 @@ from ..ir.instruction import Instruction
 from ..ir.module import ComputationLayout, Module, ModuleConfig
 from ..ir.opcode import Opcode
 from ..shape import Shape
+from ..text.order import computation_order
+from ..text.stack_frames import canonicalize_stack_frames
 from ..verifier import verify
 
 # Producers without operands that are cheaper to keep than to feed: the same value on every run.
@@ -100,8 +102,15 @@ def extract_with_sources(
         (*computations, entry),
         comp.name,
         config_for(module, entry),
-        stack_frames=module.stack_frames,
+        # The called computations keep their order, and the entry's post order is a valid
+        # schedule: a scheduled module stays one (else the text would reorder its callees).
+        is_scheduled=module.is_scheduled,
     )
+    # Computations in the order XLA prints them (callees first, as the entry's walk meets them)
+    # and only the stack frames the kept instructions name, renumbered as XLA's parser does: the
+    # module equals its own text read back.
+    new = new.replace(computations=tuple(computation_order(new)))
+    new = canonicalize_stack_frames(new, module.stack_frames)
     verify(new)
     return Extraction(new, tuple(builder.sources))
 
@@ -185,7 +194,9 @@ class _Builder:
     ) -> None:
         parts = []
         for k, sub in enumerate(shape.tuple_shapes):
-            part = self._unique(f"{origin}.{'.'.join(str(i) for i in (*index, k))}")
+            # `.leafN`, not `.N`: XLA's parser reads `x.0` as the name `x` made unique, and
+            # would rename the one or the other.
+            part = self._unique(f"{origin}.leaf{'_'.join(str(i) for i in (*index, k))}")
             if sub.is_tuple:
                 self._tuple_of_leaves(part, origin, sub, (*index, k), instr)
             else:
