@@ -301,3 +301,16 @@ def test_reference_xla_in_batches(small):
     want = {"mul": a * b, "add": a * b + 2, "f": np.arange(4), "sub": a * b + 2 - a, "neg": -(a * b + 2 - a)}
     for name, value in want.items():
         np.testing.assert_array_equal(got[name][()], value)
+
+
+def test_a_dump_of_a_module_whose_entry_has_another_name(tmp_path, small, capsys):
+    """A pass may rename the entry computation: the dumped computation sharing the most names
+    with the entry stands for it."""
+    values = dump(tmp_path, small, "--seed", "1")
+    renamed = tmp_path / "renamed.hlo"
+    renamed.write_text(SMALL.replace("ENTRY %main ", "ENTRY %main.2 "))
+    capsys.readouterr()
+    assert main(["bisect", str(renamed), "--reference", str(values)]) == 0
+    out = capsys.readouterr().out
+    assert f"inputs: the arguments recorded in {values}" in out
+    assert "no instruction differs: 10 compared" in out
