@@ -50,6 +50,7 @@ def params(module: hlo.Module) -> list[tuple[str, int]]:
 
 def test_default_height_keeps_the_cone_up_to_the_entry_parameters():
     m = extract(parse_module(SMALL), "add")
+    assert extract(parse_module(SMALL), "%add") == m  # a name as the text writes it
     assert m.entry.root_name == "add"
     assert names(m) == ["a", "b", "mul", "two", "twos", "add"]  # post order; %neg is not in the cone
     assert params(m) == [("a", 0), ("b", 1)]

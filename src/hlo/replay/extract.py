@@ -60,13 +60,14 @@ def find_instruction(
     module: Module, name: str, computation: str | None = None
 ) -> tuple[Computation, Instruction]:
     """The instruction `name` of the entry (or of `computation`), or an error naming near names."""
+    name = name.removeprefix("%")
     if computation is not None and computation not in module.by_name:
         near = difflib.get_close_matches(computation, list(module.by_name), n=3)
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
         raise HloError(f"no computation named {computation!r} in module {module.name}{hint}")
     comp = module.entry if computation is None else module.computation(computation)
-    if name.lstrip("%") in comp.by_name:
-        return comp, comp[name.lstrip("%")]
+    if name in comp.by_name:
+        return comp, comp[name]
     near = difflib.get_close_matches(name, list(comp.by_name), n=3)
     hint = f" (did you mean {', '.join(near)}?)" if near else ""
     elsewhere = [c.name for c in module.computations if name in c.by_name]
