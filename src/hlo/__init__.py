@@ -35,7 +35,10 @@ def _version() -> str:
         return "0+unknown"
 
 
-__version__ = _version()
+def __getattr__(name: str) -> str:
+    if name == "__version__":  # looked up when asked: importlib.metadata costs ~10 ms to import
+        return _version()
+    raise AttributeError(f"module 'hlo' has no attribute {name!r}")
 
 HloModule = Module
 

@@ -22,13 +22,15 @@ class RunOptions:
     seeds the generator of rng ops; `memory_limit` is the byte budget every array of the run
     must fit in (None: a fraction of the memory this process may use, see
     `runtime.budget`; 0: no check); `timeout` ends a run that takes longer, in seconds (None:
-    no limit)."""
+    no limit); `fuse` runs chains of elementwise ops over large arrays block by block, as
+    XLA's loop fusion does (the same values; False: op by op, e.g. to see every value)."""
 
     flush_denormals: bool = True
     max_iterations: int | None = None
     seed: int = 0
     memory_limit: int | None = None
     timeout: float | None = None
+    fuse: bool = True
 
     def __post_init__(self) -> None:
         for name, value in (("max_iterations", self.max_iterations), ("memory_limit", self.memory_limit)):

@@ -13,8 +13,11 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
-from . import numerics
+from . import numerics, subnormals
 from .windows import padded, windows
+
+
+PATCH_BYTES = 32 << 20  # the most of a convolution's patch matrix made at once
 
 
 def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
@@ -29,15 +32,25 @@ def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
     return np.dtype(np.int64)
 
 
+def _flushed(x: np.ndarray) -> np.ndarray:
+    """`x` with subnormals flushed. BLAS may run on its own threads, outside the CPU's
+    flush-to-zero mode, so operands and products are flushed here; when this thread is in that
+    mode, a multiplication by one does it in one pass (the values only feed arithmetic, so
+    quieting a signalling NaN changes nothing)."""
+    if subnormals.active() and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        return np.asarray(np.multiply(x, x.dtype.type(1)))
+    return numerics.flush_denormals(x)
+
+
 def _prepare(x: np.ndarray, dtype: np.dtype, flush: bool) -> np.ndarray:
     work = x.astype(numerics.compute_dtype(x.dtype), copy=False)
     work = work.astype(dtype, copy=False) if work.dtype != dtype else work
-    return numerics.flush_denormals(work) if flush and dtype.kind in "fc" else work
+    return _flushed(work) if flush and dtype.kind in "fc" else work
 
 
 def _finish(out: np.ndarray, result: PrimitiveType, flush: bool) -> np.ndarray:
     if flush and out.dtype.kind in "fc":
-        out = numerics.flush_denormals(out)
+        out = _flushed(out)
     return numerics.convert(out, result)
 
 
@@ -110,14 +123,24 @@ def convolution(
         # (B, Nb, C, P, K) -> (B, Nb*P, C*K)
         cols = patches.reshape(groups, nb, c, p, kk).transpose(0, 1, 3, 2, 4).reshape(groups, nb * p, c * kk)
         out_batch = nb
+        og = o // groups
+        filters = w.reshape(groups, og, i * kk).transpose(0, 2, 1)  # (G, I*K, Og)
+        out = np.matmul(cols, filters)  # (G, batch*P, Og)
     else:
         groups, ig = feature_group_count, c // feature_group_count
-        # (N, G, Ig, P, K) -> (G, N*P, Ig*K)
-        cols = patches.reshape(n, groups, ig, p, kk).transpose(1, 0, 3, 2, 4).reshape(groups, n * p, ig * kk)
+        og = o // groups
+        filters = w.reshape(groups, og, i * kk).transpose(0, 2, 1)  # (G, I*K, Og)
+        out = np.empty((groups, n * p, og), dtype)
+        # The patch matrix of a few images at a time: (N, G, Ig, P, K) -> (G, N*P, Ig*K), at most
+        # PATCH_BYTES (the whole matrix is the kernel size times the input: 9x for 3x3).
+        step = max(1, PATCH_BYTES // max(1, p * c * kk * dtype.itemsize))
+        for b0 in range(0, n, step):
+            b1 = min(n, b0 + step)
+            split = patches[b0:b1].reshape(b1 - b0, groups, ig, *positions, *kernel)  # (a view)
+            axes = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
+            cols = split.transpose(axes).reshape(groups, (b1 - b0) * p, ig * kk)  # the one copy
+            np.matmul(cols, filters, out=out[:, b0 * p : b1 * p])
         out_batch = n
-    og = o // groups
-    filters = w.reshape(groups, og, i * kk).transpose(0, 2, 1)  # (G, I*K, Og)
-    out = np.matmul(cols, filters)  # (G, batch*P, Og)
     out = out.reshape(groups, out_batch, p, og).transpose(1, 0, 3, 2).reshape(out_batch, o, *positions)
     order = [dnums.output_batch_dimension, dnums.output_feature_dimension, *dnums.output_spatial_dimensions]
     final = np.empty(len(order), dtype=int)
