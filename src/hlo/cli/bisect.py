@@ -33,7 +33,7 @@ from ..replay.load import Loaded, load
 from ..replay.npz import load_inputs
 from ..replay.output import check_writable
 from ..replay.reference import require_jaxlib
-from .limits import DEFAULT_MAX_ITERATIONS, add_limit_arguments
+from .limits import DEFAULT_MAX_ITERATIONS, memory_size
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rtol", type=float, help="relative tolerance (default per element type)")
     parser.add_argument("--atol", type=float, help="absolute tolerance (default per element type)")
     parser.add_argument("-o", "--output", metavar="OUTDIR", help="write a repro of the divergence here")
-    add_limit_arguments(parser)
+    parser.add_argument(
+        "--memory-limit", type=memory_size, metavar="BYTES",
+        help="the most one value may take (e.g. 4G; default: half the memory this process may use; 0: none)",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ place; integers and predicates exact; per-type defaults, looser for f16 and bf16
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +34,9 @@ def record(module: Module, inputs: list[Any], options: RunOptions | None = None)
     """Every instruction's value from one run on hlo, in the order the run computed them (the
     entry's parameters first); a called computation's values are those of its last call, and
     instructions the run skips (dead code) are absent."""
-    executable = Executable(module, options)  # its own plan: instrument() changes the steps
+    # Op by op (no fused steps: every value is recorded), in a plan of its own (instrument()
+    # changes the steps).
+    executable = Executable(module, dataclasses.replace(options or RunOptions(), fuse=False))
     watch = Watch(record=True)
     instrument(executable, watch)
     executable(*inputs)
