@@ -16,7 +16,6 @@ from ..ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
 from . import numerics, subnormals
 from .windows import padded, windows
 
-
 PATCH_BYTES = 32 << 20  # the most of a convolution's patch matrix made at once
 
 
