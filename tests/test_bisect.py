@@ -15,6 +15,7 @@ import pytest
 import hlo
 from hlo.cli.main import main
 from hlo.replay.bisect import bisect, of_computation, record
+from hlo.text.parser import parse_module
 
 GOLDEN = Path(__file__).parent / "golden"
 CONTROL_FLOW = GOLDEN / "dumps" / "control_flow.hlo"
@@ -314,3 +315,15 @@ def test_a_dump_of_a_module_whose_entry_has_another_name(tmp_path, small, capsys
     out = capsys.readouterr().out
     assert f"inputs: the arguments recorded in {values}" in out
     assert "no instruction differs: 10 compared" in out
+
+
+def test_a_chain_the_engine_would_fuse_is_recorded_op_by_op():
+    """Elementwise chains over large arrays run fused (block by block, one step); bisect's run
+    records each instruction's value all the same."""
+    big = SMALL.replace("[4]", "[512,512]").replace("{0}", "{1,0}")
+    big = big.replace("iota_dimension=0", "iota_dimension=1")
+    module = parse_module(big)
+    a = np.random.default_rng(0).standard_normal((512, 512)).astype(np.float32)
+    values = record(module, [a, a])
+    assert [n for _, n in values] == [i.name for i in module.entry.instructions]
+    np.testing.assert_array_equal(values[("main", "mul")][()], a * a)
