@@ -327,3 +327,78 @@ def test_a_chain_the_engine_would_fuse_is_recorded_op_by_op():
     values = record(module, [a, a])
     assert [n for _, n in values] == [i.name for i in module.entry.instructions]
     np.testing.assert_array_equal(values[("main", "mul")][()], a * a)
+
+
+CANCELS = """HloModule cancels, entry_computation_layout={(f32[4]{0})->f32[4]{0}}
+
+ENTRY %main (a: f32[4]) -> f32[4] {
+  %a = f32[4]{0} parameter(0)
+  %one = f32[] constant(1)
+  %ones = f32[4]{0} broadcast(f32[] %one), dimensions={}
+  %m = f32[4]{0} multiply(f32[4]{0} %a, f32[4]{0} %ones)
+  %d = f32[4]{0} subtract(f32[4]{0} %m, f32[4]{0} %ones)
+  ROOT %r = f32[4]{0} negate(f32[4]{0} %d)
+}
+"""
+
+
+def cancelling_reference(tmp_path: Path, capsys) -> tuple[Path, Path]:
+    """A dump whose %m differs within tolerance (5e-5 relative) and whose %d = %m - 1 and %r = -%d
+    follow from it: %d's cancellation magnifies the difference past the tolerance."""
+    module = tmp_path / "cancels.hlo"
+    module.write_text(CANCELS)
+    np.savez(tmp_path / "in.npz", arg0=np.array([1.001, 1.002, 1.003, 1.004], np.float32))
+    values = dump(tmp_path, module, "--inputs", str(tmp_path / "in.npz"))
+    edit(values, "m", lambda v: v * np.float32(1 + 5e-5))
+    m = np.load(
+        values / next(e["file"] for e in json.loads((values / "index.json").read_text()) if e["name"] == "m")
+    )
+    edit(values, "d", lambda v: m - np.float32(1))
+    edit(values, "r", lambda v: -(m - np.float32(1)))
+    capsys.readouterr()
+    return module, values
+
+
+def test_a_difference_magnified_is_told_from_one_made(tmp_path, capsys):
+    module, values = cancelling_reference(tmp_path, capsys)
+    assert main(["bisect", str(module), "--reference", str(values)]) == 1
+    out = capsys.readouterr().out
+    assert "first divergence: %d (2 of 6 compared instructions differ)" in out
+    assert "operands: %m agrees, %ones agrees" in out
+    assert "given the reference's operands, hlo gives the reference's value" in out
+    assert "none of the 2 differing instructions checked differs given the reference's operands" in out
+
+
+def test_the_first_instruction_at_fault_after_a_magnified_difference(tmp_path, capsys):
+    module, values = cancelling_reference(tmp_path, capsys)
+    edit(values, "r", lambda v: v + 1)  # %r now computes differently, whatever its operand
+    assert main(["bisect", str(module), "--reference", str(values), "-o", str(tmp_path / "r")]) == 1
+    out = capsys.readouterr().out
+    assert "first divergence: %d " in out
+    assert "the first that differs given the reference's operands: %r (still differs)" in out
+    assert f"re-run: hlo run {tmp_path / 'r' / 'r.hlo'}" in out  # a repro of each
+    assert f"re-run: hlo run {tmp_path / 'r' / 'd.hlo'}" in out
+    # Run on the reference's operands, the repro of %r still differs from the reference's %r.
+    reference_inputs = tmp_path / "r" / "r.reference_inputs.npz"
+    expected = tmp_path / "r" / "r.expected.npz"
+    assert (
+        main(
+            [
+                "run",
+                str(tmp_path / "r" / "r.hlo"),
+                "--inputs",
+                str(reference_inputs),
+                "--compare",
+                str(expected),
+            ]
+        )
+        == 1
+    )
+
+
+def test_an_instruction_changed_is_at_fault(tmp_path, small, capsys):
+    other = tmp_path / "other.hlo"
+    other.write_text(SMALL.replace("multiply(", "add("))
+    assert main(["bisect", str(small), "--reference", str(other)]) == 1
+    out = capsys.readouterr().out
+    assert "given the reference's operands, hlo still differs: this instruction computes differently" in out

@@ -9,8 +9,12 @@ on the same inputs (instructions are matched by name; those absent on one side a
 Inputs: `--inputs IN.npz`, a snapshot's arguments, or random ones from `--seed`.
 
 The first divergent instruction is printed with its largest absolute and relative differences, the
-worst element and whether its operands agree; `-o OUTDIR` writes a module computing only it, its
-inputs and the reference's value, and prints the command that shows the divergence again.
+worst element and whether its operands agree (for a fusion or loop, also the first instruction
+inside that differs). Its operands agree only within tolerance, so it is run again on the
+reference's operands: if it then gives the reference's value, it only magnified their differences
+(a cancellation), and the first divergent instruction that still differs is named as the cause.
+`-o OUTDIR` writes, for each, a module computing only it, its inputs (hlo's operands, and the
+reference's) and the reference's value, and prints the command that shows the divergence again.
 
 Exit status: 0 when every instruction compared agrees, 1 when one differs (as `hlo run --compare`
 on a mismatch). A bad input also ends with status 1, with one line on standard error and nothing
@@ -26,6 +30,7 @@ from typing import Any
 from ..errors import HloError
 from ..numerics.context import RunOptions
 from ..replay.bisect import AllValues, Bisection, Values, bisect, differences, inside, of_computation, record
+from ..replay.bisect_check import at_fault, first_at_fault
 from ..replay.bisect_reference import dump_reference, module_reference
 from ..replay.bisect_repro import write_repro
 from ..replay.inputs import make_inputs
@@ -95,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         first = module.entry[result.first]
         result.inside = inside(module, first, ours_all, reference_all, args.rtol, args.atol)
     print(f"{loaded.name}: compared with {where}; inputs: {source}")
-    return report(result, args.output)
+    return report(result, args.output, args.rtol, args.atol)
 
 
 def _inputs(args: argparse.Namespace, loaded: Loaded, recorded: list[Any] | None) -> tuple[list[Any], str]:
@@ -111,7 +116,35 @@ def _inputs(args: argparse.Namespace, loaded: Loaded, recorded: list[Any] | None
     return make_inputs(module, "random", args.seed, 0, None, args.memory_limit), f"seed {args.seed}"
 
 
-def report(result: Bisection, output: str | None) -> int:
+def _cause(result: Bisection, rtol: float | None, atol: float | None) -> str | None:
+    """Whether the first divergence is the instruction's own (bisect_check.py); prints what it
+    finds and returns a later instruction found at fault instead, if any."""
+    first = result.first
+    assert first is not None
+    fault = at_fault(result, first, rtol, atol)
+    if fault is None:
+        return None
+    if fault:
+        print("  given the reference's operands, hlo still differs: this instruction computes differently")
+        return None
+    print("  given the reference's operands, hlo gives the reference's value: the operands' differences")
+    print("  (within tolerance) grow past it here")
+    cause, cause_fault, checked = first_at_fault(result, rtol, atol)
+    if cause is None:
+        print(
+            f"  none of the {checked} differing instructions checked differs given the reference's "
+            "operands: rounding differences, magnified"
+        )
+        return None
+    how = "still differs" if cause_fault else "cannot be told (the reference lacks an operand)"
+    print(f"  the first that differs given the reference's operands: %{cause} ({how})")
+    print(f"    {result.module.entry[cause]}")
+    return cause if cause_fault else None
+
+
+def report(
+    result: Bisection, output: str | None, rtol: float | None = None, atol: float | None = None
+) -> int:
     compared = len(result.checked)
     reasons: dict[str, int] = {}
     for why in result.skipped.values():
@@ -142,10 +175,12 @@ def report(result: Bisection, output: str | None) -> int:
     agreement = result.operand_agreement(instr)
     if agreement:
         print("  operands: " + ", ".join(f"%{n} {how}" for n, how in agreement))
+    cause = _cause(result, rtol, atol)
     if output:
-        repro = write_repro(result, output)
-        print("wrote " + ", ".join(repro.files))
-        print(f"re-run: {repro.command}")
+        for name in dict.fromkeys([instr.name] + ([cause] if cause else [])):
+            repro = write_repro(result, output, name)
+            print("wrote " + ", ".join(repro.files))
+            print(f"re-run: {repro.command(reference_inputs=name == cause)}")
     else:
         print("  (-o OUTDIR writes a module computing only this instruction, its inputs and the reference)")
     return 1

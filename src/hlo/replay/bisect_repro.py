@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import HloError
 from .bisect import Bisection, Values
+from .bisect_check import reference_operands
 from .extract import Extraction, extract_with_sources
 from .npz import save
 from .output import write_output
@@ -27,36 +28,36 @@ class Repro:
     reference_inputs: str | None
     expected: str | None
 
-    @property
-    def command(self) -> str:
+    def command(self, reference_inputs: bool = False) -> str:
+        """The `hlo run` that shows the divergence again: on hlo's operands, or on the
+        reference's (for an instruction that differs even given those)."""
         compare = f" --compare {self.expected}" if self.expected else ""
-        return f"hlo run {self.module} --inputs {self.inputs}{compare}"
+        inputs = self.reference_inputs if reference_inputs and self.reference_inputs else self.inputs
+        return f"hlo run {self.module} --inputs {inputs}{compare}"
 
     @property
     def files(self) -> list[str]:
         return [f for f in (self.module, self.inputs, self.reference_inputs, self.expected) if f]
 
 
-def write_repro(result: Bisection, directory: str) -> Repro:
-    """Write the files of the first divergence into `directory` (made if missing)."""
-    if result.first is None:
+def write_repro(result: Bisection, directory: str, name: str | None = None) -> Repro:
+    """Write the files of the first divergence (or of the instruction `name`) into `directory`
+    (made if missing)."""
+    name = name or result.first
+    if name is None:
         raise HloError("no divergent instruction to write")
     folder = Path(directory)
     if not folder.parent.is_dir():
         raise HloError(f"{directory}: cannot write: the directory {str(folder.parent)!r} does not exist")
     folder.mkdir(exist_ok=True)
-    name = result.first
     extraction = extract_with_sources(result.module, name, height=0)
     stem = str(folder / re.sub(r"[^A-Za-z0-9_.-]", "_", name))
     module_path, inputs_path = stem + ".hlo", stem + ".inputs.npz"
     write_output(module_path, extraction.module.to_text())
     save(inputs_path, _arguments(extraction, result.ours, "hlo's run"), prefix="arg")
     reference_inputs = expected = None
-    try:
-        args = _arguments(extraction, result.reference, "the reference")
-    except HloError:  # the reference lacks an operand: no such file
-        args = None
-    if args is not None:
+    args = reference_operands(result, extraction.sources)
+    if args is not None:  # (None: the reference lacks an operand)
         reference_inputs = stem + ".reference_inputs.npz"
         save(reference_inputs, args, prefix="arg")
     ours, theirs = result.ours[name], result.reference.get(name, {})
