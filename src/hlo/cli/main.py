@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from ..errors import HloError
-from . import check, fmt, graph, layout, memory, run
+from . import bisect, check, extract, fmt, graph, layout, memory, run
 
 # name -> (add its arguments, run it and return the exit code)
 COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[a
     "run": (run.add_arguments, run.run),
     "graph": (graph.add_arguments, graph.run),
     "memory": (memory.add_arguments, memory.run),
+    "extract": (extract.add_arguments, extract.run),
+    "bisect": (bisect.add_arguments, bisect.run),
 }
 
 

@@ -62,12 +62,13 @@ def _widened(dtype: np.dtype, t: PrimitiveType) -> bool:
     return dtype == (np.float32 if t.is_floating_point else np.int8 if t.is_signed_integral else np.uint8)
 
 
-def save(path: str, leaves: list[np.ndarray]) -> None:
+def save(path: str, leaves: list[np.ndarray], prefix: str = "out") -> None:
+    """`prefix` "arg" writes inputs (arg0, arg1, ...) that `--inputs` reads back."""
     arrays = {}
     for k, value in enumerate(leaves):
         if is_ml_dtype(value.dtype):  # bf16, f8, 4-bit ints: stored widened
             value = value.astype(np.float32 if _is_float(value.dtype) else _int_of(value.dtype))
-        arrays[f"out{k}"] = value
+        arrays[f"{prefix}{k}"] = value
     try:
         with open(path, "wb") as f:  # a file object: savez would add .npz to a name without it
             np.savez(f, **arrays)  # type: ignore[arg-type]

@@ -84,8 +84,7 @@ def run_on_xla(module: Module, arguments: list[Any], proto: bytes | None = None)
     process: XLA aborts the whole process on some modules (optimized ones often cannot be compiled
     again), and that must end as one line, not take hlo down. `proto` is the module's serialized
     HloModuleProto when it came from one (sent as is); otherwise hlo writes one."""
-    if not (_installed("jax") and _installed("jaxlib")):
-        raise HloError("--reference xla needs jaxlib: pip install 'hlo[xla]'")
+    require_jaxlib()
     if proto is None:
         from ..proto.writer import module_to_proto
 
@@ -103,6 +102,12 @@ def run_on_xla(module: Module, arguments: list[Any], proto: bytes | None = None)
             why = why.removeprefix("hlo-xla-child: ") or f"XLA:CPU crashed (exit status {done.returncode})"
             raise HloError(f"--reference xla: XLA:CPU could not run the module: {why}")
         return _load(folder / "outputs.npz")
+
+
+def require_jaxlib() -> None:
+    """A one-line error when jax/jaxlib are missing (checked before a long run that needs them)."""
+    if not (_installed("jax") and _installed("jaxlib")):
+        raise HloError("--reference xla needs jaxlib: pip install 'hlo[xla]'")
 
 
 def _installed(name: str) -> bool:

@@ -38,6 +38,11 @@ def _leaves(value: Any, prefix: tuple[int, ...] = ()) -> list[tuple[tuple[int, .
     return []
 
 
+def leaf_values(value: Any) -> list[tuple[tuple[int, ...], np.ndarray]]:
+    """(leaf index, array) of a value, depth first; () indexes an array value."""
+    return _leaves(value)
+
+
 def dump_values(
     directory: str, values: dict[tuple[str, str], Any], dtypes: dict[tuple[str, str], str]
 ) -> int:
@@ -85,3 +90,40 @@ def summary(value: np.ndarray) -> str:
         first = ", ".join(str(x) for x in a.reshape(-1)[:6].tolist())
         parts.append(f"first [{first}{', ...' if a.size > 6 else ''}]")
     return "  ".join(parts)
+
+
+def read_dump(directory: str) -> dict[tuple[str, str], dict[tuple[int, ...], np.ndarray]]:
+    """A `--dump-values` directory read back: (computation, instruction) -> {leaf index: value},
+    each value in its own type again (bf16, f8 and 4-bit ints were written widened)."""
+    path = Path(directory)
+    if not path.is_dir():
+        raise HloError(f"{directory}: the values directory does not exist")
+    if not (path / "index.json").is_file():
+        hint = (
+            "; a dump of several devices has one per device: DIR/device0, ..."
+            if (path / "device0").is_dir()
+            else ""
+        )
+        raise HloError(f"{directory}: not a --dump-values directory (it has no index.json{hint})")
+    try:
+        index = json.loads((path / "index.json").read_text())
+        entries = [(e["computation"], e["name"], tuple(e["index"]), e["file"], e["dtype"]) for e in index]
+    except (ValueError, KeyError, TypeError) as e:
+        raise HloError(f"{directory}/index.json: not an index of values ({type(e).__name__}: {e})") from None
+    out: dict[tuple[str, str], dict[tuple[int, ...], np.ndarray]] = {}
+    for computation, name, leaf, file, dtype in entries:
+        try:
+            array = np.load(path / Path(file).name)  # (allow_pickle is False: a file cannot run code)
+        except (OSError, ValueError) as e:
+            raise HloError(f"{directory}: {file}: cannot read the value of %{name}: {e}") from None
+        out.setdefault((computation, name), {})[leaf] = _restore(array, dtype)
+    return out
+
+
+def _restore(array: np.ndarray, dtype: str) -> np.ndarray:
+    if str(array.dtype) == dtype:
+        return array
+    import ml_dtypes
+
+    kind = getattr(ml_dtypes, dtype, None)
+    return array.astype(kind) if kind is not None else array
