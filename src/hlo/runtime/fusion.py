@@ -78,13 +78,6 @@ def groups(
     """Groups of two or more fusible instructions (not folded to constants), in plan order, none
     on both sides of a path that leaves it."""
     index = {i.name: k for k, i in enumerate(instructions)}
-    ancestors: list[int] = []  # bit set of each instruction's transitive operands (by index)
-    for i in instructions:
-        bits = 0
-        for o in i.operands:
-            if o in index:
-                bits |= ancestors[index[o]] | (1 << index[o])
-        ancestors.append(bits)
     group_of: dict[str, int] = {}
     members: dict[int, list[Instruction]] = {}
     for k, i in enumerate(instructions):
@@ -104,7 +97,7 @@ def groups(
             (
                 gs
                 for gs in choices
-                if gs and _closed([i, *(m for g in gs for m in members[g])], index, ancestors)
+                if gs and _closed([i, *(m for g in gs for m in members[g])], index, by_name)
             ),
             None,
         )
@@ -121,19 +114,27 @@ def groups(
     return [m for m in members.values() if len(m) > 1]
 
 
-def _closed(candidate: list[Instruction], index: dict[str, int], ancestors: list[int]) -> bool:
+def _closed(candidate: list[Instruction], index: dict[str, int], by_name: dict[str, Instruction]) -> bool:
     """No operand from outside the set depends on a member of the set (else the set could not
-    run as one step), and no broadcast reads a member."""
+    run as one step), and no broadcast reads a member. The search walks up from the outside
+    operands, only through instructions after the set's first member (plan order is a
+    topological order: nothing before it can depend on a member)."""
     inside = {m.name for m in candidate}
     if any(m.opcode is Opcode.BROADCAST and m.operands[0] in inside for m in candidate):
         return False  # a broadcast's block is a view of its whole operand: never a member's block
-    bits = 0
-    for m in candidate:
-        bits |= 1 << index[m.name]
-    for m in candidate:
-        for o in m.operands:
-            if o not in inside and o in index and ancestors[index[o]] & bits:
+    first = min(index[m.name] for m in candidate)
+    stack = [o for m in candidate for o in m.operands if o not in inside and index.get(o, -1) > first]
+    seen: set[str] = set()
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for o in by_name[name].operands:
+            if o in inside:
                 return False
+            if index.get(o, -1) > first and o not in seen:
+                stack.append(o)
     return True
 
 
