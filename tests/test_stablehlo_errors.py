@@ -117,3 +117,15 @@ def test_garbled_text_never_escapes_as_a_traceback() -> None:
         for t in cut:
             with contextlib.suppress(hlo.HloError):
                 hlo.verify(hlo.parse_stablehlo(t, "g.mlir"))
+
+
+@pytest.mark.parametrize("part", ["f32", "f64"])
+def test_complex_cbrt_is_refused_as_xla_refuses_it(part: str) -> None:
+    # XLA's conversion: "Expected element type in shape to be floating for cbrt operation".
+    ty = f"tensor<4xcomplex<{part}>>"
+    text = f"func.func @main(%arg0: {ty}) -> {ty} {{\n  %0 = stablehlo.cbrt %arg0 : {ty}\n  return %0 : {ty}\n}}\n"
+    with pytest.raises(
+        StableHloError,
+        match=r"c\.mlir:2:8: error: stablehlo\.cbrt: operand 0 must be floating point: found c",
+    ):
+        hlo.parse_stablehlo(text, "c.mlir")

@@ -513,12 +513,20 @@ add(
 
 # -- CHLO ops JAX emits ---------------------------------------------------------------------------
 CHLO = {
-    "erf": FLOATS, "erfc": ["f16", "bf16", "f32"], "erf_inv": ["f16", "bf16", "f32"], "lgamma": FLOATS,
-    "digamma": FLOATS, "tan": ["f32", "f64"], "sinh": ["f32", "f64"], "cosh": ["f32", "f64"],
-    "asin": ["f32", "f64"], "acos": ["f32", "f64"], "asinh": ["f32", "f64"], "acosh": ["f32", "f64"],
-    "atanh": ["f32", "f64"],
+    "erf": FLOATS, "erfc": FLOATS, "erf_inv": FLOATS, "lgamma": FLOATS, "digamma": FLOATS,
+    "bessel_i1e": FLOATS, "tan": ["f32", "f64"], "sinh": ["f32", "f64"], "cosh": ["f32", "f64"],
+    "asin": ["f32", "f64"], "acos": ["f32", "f64"], "atan": FLOATS, "asinh": ["f32", "f64"],
+    "acosh": ["f32", "f64"], "atanh": ["f32", "f64"], "tan_": COMPLEX, "sinh_": COMPLEX,
+    "cosh_": COMPLEX, "asin_": COMPLEX, "acos_": COMPLEX, "asinh_": COMPLEX, "acosh_": COMPLEX,
+    "atanh_": COMPLEX, "atan_": COMPLEX,
 }  # fmt: skip
-for op, types in CHLO.items():
+# The special functions also over a spread of values (the edges, then values around their
+# interesting ranges), where their approximations switch formulas.
+SPREAD = {"erfc": "spread", "erf_inv": "unit", "lgamma": "spread", "digamma": "spread",
+          "bessel_i1e": "spread"}  # fmt: skip
+M = 64  # elements of the spread cases
+for key, types in CHLO.items():
+    op = key.rstrip("_")  # "tan_": the complex types of tan (a key of its own)
     for ty in types:
         add(
             f"chlo_{op}_{ty}",
@@ -526,6 +534,31 @@ for op, types in CHLO.items():
             [t(ty)],
             f"    %0 = chlo.{op} %arg0 : {t(ty)} -> {t(ty)}\n    return %0 : {t(ty)}",
         )
+        if op in SPREAD:
+            add(
+                f"chlo_{op}_spread_{ty}",
+                [(ty, (M,), SPREAD[op])],
+                [t(ty, (M,))],
+                f"    %0 = chlo.{op} %arg0 : {t(ty, (M,))} -> {t(ty, (M,))}\n    return %0 : {t(ty, (M,))}",
+            )
+# Binary special functions, as jax prints them (`chlo.zeta %x, %q : T, T -> T`).
+CHLO_BINARY = {"next_after": ("spread", "spread"), "zeta": ("order", "spread"),
+               "polygamma": ("order", "spread")}  # fmt: skip
+for op, kinds in CHLO_BINARY.items():
+    for ty in FLOATS:
+        ts = t(ty, (M,))
+        add(
+            f"chlo_{op}_{ty}",
+            [(ty, (M,), kinds[0]), (ty, (M,), kinds[1])],
+            [ts],
+            f"    %0 = chlo.{op} %arg0, %arg1 : {ts}, {ts} -> {ts}\n    return %0 : {ts}",
+        )
+    add(
+        f"chlo_{op}_edges_f32",
+        [("f32", (N,), "edges"), ("f32", (N,), "edges")],
+        [t("f32")],
+        f"    %0 = chlo.{op} %arg0, %arg1 : {t('f32')}, {t('f32')} -> {t('f32')}\n    return %0 : {t('f32')}",
+    )
 add(
     "chlo_top_k",
     [(F, (3, 6), "normal")],

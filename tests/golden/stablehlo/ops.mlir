@@ -2899,10 +2899,22 @@ func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
     return %0 : tensor<8xf16>
 }
 
+// ----- case chlo_erfc_spread_f16
+func.func public @main(%arg0: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.erfc %arg0 : tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
 // ----- case chlo_erfc_bf16
 func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
     %0 = chlo.erfc %arg0 : tensor<8xbf16> -> tensor<8xbf16>
     return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_erfc_spread_bf16
+func.func public @main(%arg0: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.erfc %arg0 : tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
 }
 
 // ----- case chlo_erfc_f32
@@ -2911,10 +2923,34 @@ func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     return %0 : tensor<8xf32>
 }
 
+// ----- case chlo_erfc_spread_f32
+func.func public @main(%arg0: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.erfc %arg0 : tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_erfc_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.erfc %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_erfc_spread_f64
+func.func public @main(%arg0: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.erfc %arg0 : tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
+}
+
 // ----- case chlo_erf_inv_f16
 func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
     %0 = chlo.erf_inv %arg0 : tensor<8xf16> -> tensor<8xf16>
     return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_erf_inv_spread_f16
+func.func public @main(%arg0: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.erf_inv %arg0 : tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
 }
 
 // ----- case chlo_erf_inv_bf16
@@ -2923,10 +2959,34 @@ func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
     return %0 : tensor<8xbf16>
 }
 
+// ----- case chlo_erf_inv_spread_bf16
+func.func public @main(%arg0: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.erf_inv %arg0 : tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
+}
+
 // ----- case chlo_erf_inv_f32
 func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     %0 = chlo.erf_inv %arg0 : tensor<8xf32> -> tensor<8xf32>
     return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_erf_inv_spread_f32
+func.func public @main(%arg0: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.erf_inv %arg0 : tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_erf_inv_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.erf_inv %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_erf_inv_spread_f64
+func.func public @main(%arg0: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.erf_inv %arg0 : tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
 }
 
 // ----- case chlo_lgamma_f16
@@ -2935,10 +2995,22 @@ func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
     return %0 : tensor<8xf16>
 }
 
+// ----- case chlo_lgamma_spread_f16
+func.func public @main(%arg0: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.lgamma %arg0 : tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
 // ----- case chlo_lgamma_bf16
 func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
     %0 = chlo.lgamma %arg0 : tensor<8xbf16> -> tensor<8xbf16>
     return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_lgamma_spread_bf16
+func.func public @main(%arg0: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.lgamma %arg0 : tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
 }
 
 // ----- case chlo_lgamma_f32
@@ -2947,10 +3019,22 @@ func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     return %0 : tensor<8xf32>
 }
 
+// ----- case chlo_lgamma_spread_f32
+func.func public @main(%arg0: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.lgamma %arg0 : tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
 // ----- case chlo_lgamma_f64
 func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
     %0 = chlo.lgamma %arg0 : tensor<8xf64> -> tensor<8xf64>
     return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_lgamma_spread_f64
+func.func public @main(%arg0: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.lgamma %arg0 : tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
 }
 
 // ----- case chlo_digamma_f16
@@ -2959,10 +3043,22 @@ func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
     return %0 : tensor<8xf16>
 }
 
+// ----- case chlo_digamma_spread_f16
+func.func public @main(%arg0: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.digamma %arg0 : tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
 // ----- case chlo_digamma_bf16
 func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
     %0 = chlo.digamma %arg0 : tensor<8xbf16> -> tensor<8xbf16>
     return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_digamma_spread_bf16
+func.func public @main(%arg0: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.digamma %arg0 : tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
 }
 
 // ----- case chlo_digamma_f32
@@ -2971,10 +3067,70 @@ func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     return %0 : tensor<8xf32>
 }
 
+// ----- case chlo_digamma_spread_f32
+func.func public @main(%arg0: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.digamma %arg0 : tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
 // ----- case chlo_digamma_f64
 func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
     %0 = chlo.digamma %arg0 : tensor<8xf64> -> tensor<8xf64>
     return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_digamma_spread_f64
+func.func public @main(%arg0: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.digamma %arg0 : tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
+}
+
+// ----- case chlo_bessel_i1e_f16
+func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<8xf16> -> tensor<8xf16>
+    return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_bessel_i1e_spread_f16
+func.func public @main(%arg0: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
+// ----- case chlo_bessel_i1e_bf16
+func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<8xbf16> -> tensor<8xbf16>
+    return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_bessel_i1e_spread_bf16
+func.func public @main(%arg0: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
+}
+
+// ----- case chlo_bessel_i1e_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_bessel_i1e_spread_f32
+func.func public @main(%arg0: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_bessel_i1e_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_bessel_i1e_spread_f64
+func.func public @main(%arg0: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
 }
 
 // ----- case chlo_tan_f32
@@ -3037,6 +3193,30 @@ func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
     return %0 : tensor<8xf64>
 }
 
+// ----- case chlo_atan_f16
+func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
+    %0 = chlo.atan %arg0 : tensor<8xf16> -> tensor<8xf16>
+    return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_atan_bf16
+func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
+    %0 = chlo.atan %arg0 : tensor<8xbf16> -> tensor<8xbf16>
+    return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_atan_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.atan %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_atan_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.atan %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
 // ----- case chlo_asinh_f32
 func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     %0 = chlo.asinh %arg0 : tensor<8xf32> -> tensor<8xf32>
@@ -3071,6 +3251,204 @@ func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
     %0 = chlo.atanh %arg0 : tensor<8xf64> -> tensor<8xf64>
     return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_tan_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.tan %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_tan_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.tan %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_sinh_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.sinh %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_sinh_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.sinh %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_cosh_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.cosh %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_cosh_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.cosh %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_asin_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.asin %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_asin_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.asin %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_acos_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.acos %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_acos_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.acos %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_asinh_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.asinh %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_asinh_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.asinh %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_acosh_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.acosh %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_acosh_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.acosh %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_atanh_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.atanh %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_atanh_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.atanh %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_atan_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.atan %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_atan_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.atan %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_next_after_f16
+func.func public @main(%arg0: tensor<64xf16>, %arg1: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.next_after %arg0, %arg1 : tensor<64xf16>, tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
+// ----- case chlo_next_after_bf16
+func.func public @main(%arg0: tensor<64xbf16>, %arg1: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.next_after %arg0, %arg1 : tensor<64xbf16>, tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
+}
+
+// ----- case chlo_next_after_f32
+func.func public @main(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.next_after %arg0, %arg1 : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_next_after_f64
+func.func public @main(%arg0: tensor<64xf64>, %arg1: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.next_after %arg0, %arg1 : tensor<64xf64>, tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
+}
+
+// ----- case chlo_next_after_edges_f32
+func.func public @main(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.next_after %arg0, %arg1 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_zeta_f16
+func.func public @main(%arg0: tensor<64xf16>, %arg1: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.zeta %arg0, %arg1 : tensor<64xf16>, tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
+// ----- case chlo_zeta_bf16
+func.func public @main(%arg0: tensor<64xbf16>, %arg1: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.zeta %arg0, %arg1 : tensor<64xbf16>, tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
+}
+
+// ----- case chlo_zeta_f32
+func.func public @main(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.zeta %arg0, %arg1 : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_zeta_f64
+func.func public @main(%arg0: tensor<64xf64>, %arg1: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.zeta %arg0, %arg1 : tensor<64xf64>, tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
+}
+
+// ----- case chlo_zeta_edges_f32
+func.func public @main(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.zeta %arg0, %arg1 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_polygamma_f16
+func.func public @main(%arg0: tensor<64xf16>, %arg1: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.polygamma %arg0, %arg1 : tensor<64xf16>, tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
+// ----- case chlo_polygamma_bf16
+func.func public @main(%arg0: tensor<64xbf16>, %arg1: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.polygamma %arg0, %arg1 : tensor<64xbf16>, tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
+}
+
+// ----- case chlo_polygamma_f32
+func.func public @main(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.polygamma %arg0, %arg1 : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_polygamma_f64
+func.func public @main(%arg0: tensor<64xf64>, %arg1: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.polygamma %arg0, %arg1 : tensor<64xf64>, tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
+}
+
+// ----- case chlo_polygamma_edges_f32
+func.func public @main(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.polygamma %arg0, %arg1 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
 }
 
 // ----- case chlo_top_k
