@@ -145,7 +145,7 @@ def write_ops() -> None:
     for case in CASES:
         args = case_args(case)
         try:
-            outs = run_on_cpu(case.text, args)
+            outs = run_on_cpu(case.reference or case.text, args)
         except Exception as e:
             print(f"skip {case.name}: XLA:CPU refused it: {str(e).splitlines()[0][:150]}")
             continue
@@ -202,11 +202,14 @@ def signature(module: hlo.Module) -> Counter[str]:
     return out
 
 
+REFERENCES = {case.name: case.reference for case in CASES if case.reference}
+
+
 def compare(name: str, text: str) -> list[str]:
     main = next(f for f in parse_mlir(text, name).funcs if f.name == "main")
     n_results = len(main.result_types)
     xla_text = _jax.mlir.mlir_module_to_xla_computation(
-        text, use_tuple_args=False, return_tuple=n_results != 1
+        REFERENCES.get(name, text), use_tuple_args=False, return_tuple=n_results != 1
     ).as_hlo_text()
     theirs = signature(hlo.parse_module(xla_text, f"{name} (jaxlib)"))
     try:

@@ -52,10 +52,6 @@ ELEMENTWISE: dict[str, Opcode] = {
 UNSUPPORTED = {
     "uniform_quantize": "quantized types are not supported: HLO has no quantized element types",
     "uniform_dequantize": "quantized types are not supported: HLO has no quantized element types",
-    "dynamic_pad": "dynamic shapes are not supported: use stablehlo.pad",
-    "dynamic_gather": "dynamic shapes are not supported: use stablehlo.gather",
-    "dynamic_conv": "dynamic shapes are not supported: use stablehlo.convolution",
-    "real_dynamic_slice": "dynamic shapes are not supported: use stablehlo.slice",
     "compute_reshape_shape": "dynamic shapes are not supported",
     "cstr_reshapable": "dynamic shapes are not supported",
     "einsum": "stablehlo.einsum is deprecated and has no HLO op: use dot_general",
@@ -410,4 +406,4 @@ def _dot(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
     return one(cc, op, Op_.DOT, ins, dims)
 
 
-from . import ops_calls, ops_collectives, ops_control, ops_more  # noqa: E402,F401  (register the rest)
+from . import ops_calls, ops_collectives, ops_control, ops_dynamic, ops_more  # noqa: E402,F401  (register the rest)

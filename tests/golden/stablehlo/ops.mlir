@@ -3570,3 +3570,44 @@ func.func public @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
     %0 = stablehlo.negate %arg0 : tensor<2xf32>
     return %0 : tensor<2xf32>
 }
+
+// ----- case dynamic_pad_constant
+func.func public @main(%arg0: tensor<2x3xf32>, %arg1: tensor<f32>) -> tensor<5x9xf32> {
+    %lo = stablehlo.constant dense<[0, 1]> : tensor<2xi64>
+    %hi = stablehlo.constant dense<[2, 1]> : tensor<2xi64>
+    %in = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+    %0 = stablehlo.dynamic_pad %arg0, %arg1, %lo, %hi, %in : (tensor<2x3xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<5x9xf32>
+    return %0 : tensor<5x9xf32>
+}
+
+// ----- case dynamic_pad_negative
+func.func public @main(%arg0: tensor<4x3xi32>, %arg1: tensor<i32>) -> tensor<3x5xi32> {
+    %lo = stablehlo.constant dense<[-1, 1]> : tensor<2xi32>
+    %hi = stablehlo.constant dense<[0, 1]> : tensor<2xi32>
+    %in = stablehlo.constant dense<0> : tensor<2xi32>
+    %0 = stablehlo.dynamic_pad %arg0, %arg1, %lo, %hi, %in : (tensor<4x3xi32>, tensor<i32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3x5xi32>
+    return %0 : tensor<3x5xi32>
+}
+
+// ----- case real_dynamic_slice_constant
+func.func public @main(%arg0: tensor<3x4xf32>) -> tensor<2x2xf32> {
+    %s = stablehlo.constant dense<[1, 0]> : tensor<2xi64>
+    %l = stablehlo.constant dense<[3, 4]> : tensor<2xi64>
+    %k = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+    %0 = stablehlo.real_dynamic_slice %arg0, %s, %l, %k : (tensor<3x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x2xf32>
+    return %0 : tensor<2x2xf32>
+}
+
+// ----- case dynamic_gather_constant
+func.func public @main(%arg0: tensor<3x4x2xf32>, %arg1: tensor<2x3x2xi64>) -> tensor<2x3x2x2xf32> {
+    %sz = stablehlo.constant dense<[1, 2, 2]> : tensor<3xi64>
+    %0 = "stablehlo.dynamic_gather"(%arg0, %arg1, %sz) {dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 2>, indices_are_sorted = false} : (tensor<3x4x2xf32>, tensor<2x3x2xi64>, tensor<3xi64>) -> tensor<2x3x2x2xf32>
+    return %0 : tensor<2x3x2x2xf32>
+}
+
+// ----- case dynamic_conv_constant
+func.func public @main(%arg0: tensor<1x5x4x2xf32>, %arg1: tensor<3x2x2x3xf32>) -> tensor<1x3x5x3xf32> {
+    %p = stablehlo.constant dense<[[1, 1], [0, 2]]> : tensor<2x2xi64>
+    %0 = "stablehlo.dynamic_conv"(%arg0, %arg1, %p) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64, window_strides = array<i64: 2, 1>, rhs_dilation = array<i64: 1, 1>, lhs_dilation = array<i64: 1, 1>} : (tensor<1x5x4x2xf32>, tensor<3x2x2x3xf32>, tensor<2x2xi64>) -> tensor<1x3x5x3xf32>
+    return %0 : tensor<1x3x5x3xf32>
+}
