@@ -10,6 +10,10 @@
   ``// ----- case NAME`` lines; ``ops.npz`` holds ``NAME.argK`` and ``NAME.outK`` computed by
   XLA:CPU from that very text (types NumPy cannot store are widened: bf16 and f8 to float32).
 
+* ``frames/``: the stack-frame tables jaxlib's conversion makes of locations
+  (stablehlo_frames.py); ``shardings/``: sharded programs and jaxlib's HLO of each
+  (stablehlo_shardings.py).
+
 It then checks the HLO that ``hlo.parse_stablehlo`` makes against jaxlib's own conversion of the
 same text (``mlir_module_to_xla_computation``): the same ops with the same shapes and attributes
 for every op case (XLA canonicalizes real programs first, dropping dead code and duplicate
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -43,6 +48,7 @@ sys.path.insert(0, str(ROOT / "src"))
 import hlo  # noqa: E402
 import make_golden_dumps as golden  # noqa: E402
 import make_op_fixtures as opfix  # noqa: E402
+import stablehlo_frames  # noqa: E402
 from hlo.stablehlo.parser import parse_mlir  # noqa: E402
 from stablehlo_cases import CASES, Case  # noqa: E402
 
@@ -268,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         OUT.mkdir(parents=True, exist_ok=True)
         write_programs()
         write_ops()
+        stablehlo_frames.write_frames()
+        # 4 CPU devices: XLA_FLAGS must be set before jax starts, so in a process of its own
+        subprocess.run([sys.executable, str(TOOLS / "stablehlo_shardings.py")], check=True)
     return check_all()
 
 
