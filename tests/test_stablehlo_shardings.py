@@ -25,6 +25,8 @@ def test_shardings_are_xla_conversions(name: str) -> None:
     ours = hlo.parse_stablehlo((SHARDINGS / f"{name}.mlir").read_text(), f"{name}.mlir")
     theirs = hlo.parse_module((SHARDINGS / f"{name}.xla.hlo").read_text(), f"{name}.xla.hlo")
     assert ours.frontend_attributes.get("xla.sdy.meshes") == theirs.frontend_attributes.get("xla.sdy.meshes")
+    # mhlo.layout_mode (layout_mode_sdy) leaves the entry's layout at its default, as in XLA's
+    assert ours.config.entry_computation_layout == theirs.config.entry_computation_layout
     for mine, xla in zip(ours.entry.parameters, theirs.entry.parameters, strict=True):
         assert mine.sharding == xla.sharding, mine.name
         assert dict(mine.frontend_attributes) == dict(xla.frontend_attributes), mine.name

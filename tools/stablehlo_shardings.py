@@ -16,7 +16,8 @@ import jax
 import jax.numpy as jnp
 from jax._src.lib import _jax  # private: pinned jax version in the dev extra
 from jax._src.lib import xla_client as xc
-from jax.sharding import NamedSharding
+from jax.experimental.layout import Format, Layout
+from jax.sharding import NamedSharding, SingleDeviceSharding
 from jax.sharding import PartitionSpec as P
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "stablehlo" / "shardings"
@@ -28,6 +29,10 @@ def _one(a: jax.Array) -> jax.Array:
 
 def _two(a: jax.Array, b: jax.Array) -> tuple[jax.Array, jax.Array]:
     return a * 2 + b, a.sum()
+
+
+def _pair(a: jax.Array, b: jax.Array) -> tuple[jax.Array, jax.Array]:
+    return a * 2, b + 1
 
 
 def cases() -> dict[str, tuple[object, tuple[P, ...], object, int]]:
@@ -65,6 +70,20 @@ def write_shardings() -> None:
             (OUT / f"{full}.mlir").write_text(text)
             (OUT / f"{full}.xla.hlo").write_text(xla.get_hlo_module().to_string(options))
             print(f"shardings {full}")
+    # Result layouts jax writes as `mhlo.layout_mode` (on an empty mesh): XLA's conversion leaves
+    # the entry layout at its default (the layout is the compiler's to choose later).
+    jax.config.update("jax_use_shardy_partitioner", True)
+    device = SingleDeviceSharding(jax.devices()[0])
+    jitted = jax.jit(
+        _pair,
+        in_shardings=(Format(Layout((0, 1)), device), device),
+        out_shardings=(Format(Layout((0, 1)), device), Format(Layout((1, 0)), device)),
+    )
+    text = jitted.lower(jnp.ones((4, 4)), jnp.ones((4, 4))).as_text()
+    xla = _jax.mlir.mlir_module_to_xla_computation(text, use_tuple_args=False, return_tuple=True)
+    (OUT / "layout_mode_sdy.mlir").write_text(text)
+    (OUT / "layout_mode_sdy.xla.hlo").write_text(xla.get_hlo_module().to_string(xc.hlo.HloPrintOptions()))
+    print("shardings layout_mode_sdy")
 
 
 if __name__ == "__main__":
