@@ -73,6 +73,7 @@ class ModuleConverter:
             if len(public) != 1:
                 raise self.error("the module has no public function @main to run", self.mlir.pos)
             main = public[0]
+        self.frames.prepare_module(main, self.funcs)
         entry = self.function(main, entry=True)
         comps = tuple(self.computations)
         ent = next(c for c in comps if c.name == entry)
@@ -111,7 +112,6 @@ class ModuleConverter:
         if func.name in self.converting:
             raise self.error(f"@{func.name} calls itself: HLO has no recursion", func.pos)
         self.converting.add(func.name)
-        self.frames.prepare(func.body)
         comp = ComputationConverter(self)
         for k, ((value, shape), attrs) in enumerate(zip(func.args, func.arg_attrs)):
             generic = func_sharding(attrs, self, func.pos)

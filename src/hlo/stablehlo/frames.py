@@ -8,7 +8,8 @@ id of its innermost frame. Fused locations give no frames (as in jaxlib 0.10.2's
 Ids depend on the order locations are first seen. XLA canonicalizes the module before
 converting it, which moves constants to the top of their block, then the constants it folds
 (broadcasts, reshapes and converts of constants); `FrameIndex.prepare` walks a block in that
-order."""
+order. It converts a function's callees before the function itself (post-order from the
+entry: `FrameIndex.prepare_module`)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import Any
 from ..ir.metadata import FileLocation, StackFrame, StackFrameIndex
 from .attrs import Raw
 from .locations import _split_at
-from .syntax import Block
+from .syntax import Block, Func
 
 _FILE = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)(?:\s+to\s+(\d+)?:(\d+))?\s*$')
 _NAMED = re.compile(r'"((?:[^"\\]|\\.)*)"\s*\((.*)\)\s*$', re.S)
@@ -40,6 +41,20 @@ class FrameIndex:
         self.location_rows: list[FileLocation] = []
         self.frames: dict[tuple[int, int], int] = {}
         self.ids: dict[str, int] = {}
+
+    def prepare_module(self, entry: Func, funcs: dict[str, Func]) -> None:
+        """See the locations of every function the entry reaches, each after the functions it
+        calls (in the order of their first call), the entry last: XLA converts callees first."""
+        done: set[str] = set()
+
+        def visit(func: Func) -> None:
+            done.add(func.name)
+            for name in _callees(func.body):
+                if name not in done and name in funcs:
+                    visit(funcs[name])
+            self.prepare(func.body)
+
+        visit(entry)
 
     def prepare(self, block: Block) -> None:
         """See every location of `block` (and its regions) in the order XLA's canonicalized
@@ -120,3 +135,16 @@ class FrameIndex:
             tuple(self.location_rows),
             tuple(StackFrame(loc, parent) for loc, parent in self.frames),
         )
+
+
+def _callees(block: Block) -> list[str]:
+    """The functions `block` calls (func.call and a composite's decomposition), in order."""
+    out = []
+    for op in block.ops:
+        callee = op.attrs.get("callee", op.attrs.get("decomposition"))
+        if op.name in ("func.call", "stablehlo.composite") and callee is not None:
+            out.append(str(getattr(callee, "name", callee)).lstrip("@"))
+        for region in op.regions:
+            for b in region:
+                out += _callees(b)
+    return out
