@@ -67,12 +67,14 @@ def test_errors_are_located_and_exit_1(capsys, tmp_path) -> None:
     assert f"{path}:2:8: error: unsupported op stablehlo.nope" in err
 
 
-def test_shardings_and_module_attributes_are_kept_as_data() -> None:
+def test_shardings_and_module_attributes_are_kept() -> None:
+    # As XLA's conversion keeps them (tests/test_stablehlo_shardings.py checks against jaxlib's).
     m = hlo.parse_stablehlo(SHARDED, "s.mlir")
     assert m.name == "jit_f" and m.config.num_partitions == 2
-    assert m.frontend_attributes["sdy.mesh.mesh"] == '<["x"=2]>'
+    assert m.frontend_attributes["xla.sdy.meshes"] == '{mesh = #sdy.mesh<["x"=2]>}'
     a0, a1 = m.entry.parameters
-    assert a0.frontend_attributes["sdy.sharding"] == '#sdy.sharding<@mesh, [{"x"}, {}]>'
+    assert a0.frontend_attributes["xla.sdy.sharding"] == '#sdy.sharding<@mesh, [{"x"}, {}]>'
+    assert "sharding={devices=[2,1]<=[2]}" in str(a0)
     assert "sharding={devices=[2]<=[2]}" in str(a1)
     sine = next(i for i in m.entry.instructions if i.opcode is hlo.Opcode.SIN)
     assert sine.span is not None and (sine.span.line, sine.span.column) == (5, 5)

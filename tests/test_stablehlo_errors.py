@@ -28,7 +28,13 @@ BAD = [
     ("%0 = stablehlo.transpose %arg0 : (tensor<4x3xf32>) -> tensor<4x3xf32>",
      r":2:8: error: stablehlo\.transpose: the attribute permutation is missing"),
     ('%0 = "stablehlo.dynamic_pad"(%arg0, %arg0, %arg0, %arg0, %arg0) : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>',
-     r":2:8: error: stablehlo\.dynamic_pad: dynamic shapes are not supported"),
+     r":2:8: error: stablehlo\.dynamic_pad: its edge_padding_low \(operand 2, %arg0\) is not a constant, so the result stays dynamic"),
+    ('%c = stablehlo.constant dense<[0, 0]> : tensor<2xi64>\n  %0 = "stablehlo.real_dynamic_slice"(%arg0, %c, %arg0, %c) : (tensor<4x3xf32>, tensor<2xi64>, tensor<4x3xf32>, tensor<2xi64>) -> tensor<4x3xf32>',
+     r":3:8: error: stablehlo\.real_dynamic_slice: its limit_indices \(operand 2, %arg0\) is not a constant"),
+    ('%0 = "stablehlo.dynamic_conv"(%arg0, %arg0, %arg0) : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>',
+     r":2:8: error: stablehlo\.dynamic_conv: its padding \(operand 2, %arg0\) is not a constant"),
+    ('%c = stablehlo.constant dense<[1, 1]> : tensor<2xi64>\n  %0 = "stablehlo.dynamic_gather"(%arg0, %arg0, %c) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], start_index_map = [0], index_vector_dim = 1>}> : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<2xi64>) -> tensor<?x3xf32, #stablehlo.bounds<4, ?>>',
+     r":3:8: error: stablehlo\.dynamic_gather: dynamic shapes are not supported \(the result f32\[<=4,3\]"),
     ("%0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<4x3xf32>",
      r":2:32: error: the dense constant does not fit f32\[4,3\]\{1,0\}: 2 values for 12 elements"),
     ("%0 = stablehlo.add %arg0, %arg0 : tensor<4x?xf32>",
@@ -117,3 +123,15 @@ def test_garbled_text_never_escapes_as_a_traceback() -> None:
         for t in cut:
             with contextlib.suppress(hlo.HloError):
                 hlo.verify(hlo.parse_stablehlo(t, "g.mlir"))
+
+
+@pytest.mark.parametrize("part", ["f32", "f64"])
+def test_complex_cbrt_is_refused_as_xla_refuses_it(part: str) -> None:
+    # XLA's conversion: "Expected element type in shape to be floating for cbrt operation".
+    ty = f"tensor<4xcomplex<{part}>>"
+    text = f"func.func @main(%arg0: {ty}) -> {ty} {{\n  %0 = stablehlo.cbrt %arg0 : {ty}\n  return %0 : {ty}\n}}\n"
+    with pytest.raises(
+        StableHloError,
+        match=r"c\.mlir:2:8: error: stablehlo\.cbrt: operand 0 must be floating point: found c",
+    ):
+        hlo.parse_stablehlo(text, "c.mlir")

@@ -10,6 +10,10 @@
   ``// ----- case NAME`` lines; ``ops.npz`` holds ``NAME.argK`` and ``NAME.outK`` computed by
   XLA:CPU from that very text (types NumPy cannot store are widened: bf16 and f8 to float32).
 
+* ``frames/``: the stack-frame tables jaxlib's conversion makes of locations
+  (stablehlo_frames.py); ``shardings/``: sharded programs and jaxlib's HLO of each
+  (stablehlo_shardings.py).
+
 It then checks the HLO that ``hlo.parse_stablehlo`` makes against jaxlib's own conversion of the
 same text (``mlir_module_to_xla_computation``): the same ops with the same shapes and attributes
 for every op case (XLA canonicalizes real programs first, dropping dead code and duplicate
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -43,6 +48,7 @@ sys.path.insert(0, str(ROOT / "src"))
 import hlo  # noqa: E402
 import make_golden_dumps as golden  # noqa: E402
 import make_op_fixtures as opfix  # noqa: E402
+import stablehlo_frames  # noqa: E402
 from hlo.stablehlo.parser import parse_mlir  # noqa: E402
 from stablehlo_cases import CASES, Case  # noqa: E402
 
@@ -82,6 +88,23 @@ def run_on_cpu(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
     return [np.asarray(o) for o in outs]
 
 
+SPREAD_KINDS = {
+    # around the switch points of the special functions' approximations (1, 2, 8, poles at
+    # non-positive integers), and far out
+    "spread": lambda rng, n: np.concatenate([
+        [0.5, 1.0, -1.0, 2.0, -2.0, 8.0, -8.0, 7.99, 8.01, -3.0, 30.0, 200.0, -0.5, 1e-3, 1e-20],
+        rng.standard_normal(size=n) * 4,
+    ]),
+    # inside (-1, 1), to its ends (erf_inv: w = -log(1 - x^2) beyond 5, 6.25 and 16)
+    "unit": lambda rng, n: np.concatenate([
+        [0.9, -0.99, 0.999, 0.9999, 0.99999, 1 - 1e-7, -(1 - 1e-12), 0.5, 1e-30],
+        np.tanh(rng.standard_normal(size=n) * 3),
+    ]),
+    # orders of polygamma and first arguments of zeta: small integers, and some that are not
+    "order": lambda rng, n: np.resize([0.0, 1.0, 2.0, 3.0, 4.0, 1.5, -1.0, 2.0, 5.0, 1.0, 3.0, 7.0], n),
+}  # fmt: skip
+
+
 def case_args(case: Case) -> list[np.ndarray]:
     rng = np.random.default_rng(len(case.name) * 7919 + sum(map(ord, case.name)))
     out = []
@@ -94,6 +117,9 @@ def case_args(case: Case) -> list[np.ndarray]:
         elif kind == "spd":  # symmetric positive definite (cholesky, triangular solves)
             a = rng.standard_normal(size=shape)
             values = a @ a.T + shape[0] * np.eye(shape[0])
+        elif kind in SPREAD_KINDS:
+            n = int(np.prod(shape))
+            values = np.resize(np.concatenate([opfix.edges(t), SPREAD_KINDS[kind](rng, n)]), n).reshape(shape)
         elif kind == "index":
             values = rng.integers(0, 3, size=shape)
         else:
@@ -125,7 +151,7 @@ def write_ops() -> None:
     for case in CASES:
         args = case_args(case)
         try:
-            outs = run_on_cpu(case.text, args)
+            outs = run_on_cpu(case.reference or case.text, args)
         except Exception as e:
             print(f"skip {case.name}: XLA:CPU refused it: {str(e).splitlines()[0][:150]}")
             continue
@@ -182,11 +208,14 @@ def signature(module: hlo.Module) -> Counter[str]:
     return out
 
 
+REFERENCES = {case.name: case.reference for case in CASES if case.reference}
+
+
 def compare(name: str, text: str) -> list[str]:
     main = next(f for f in parse_mlir(text, name).funcs if f.name == "main")
     n_results = len(main.result_types)
     xla_text = _jax.mlir.mlir_module_to_xla_computation(
-        text, use_tuple_args=False, return_tuple=n_results != 1
+        REFERENCES.get(name, text), use_tuple_args=False, return_tuple=n_results != 1
     ).as_hlo_text()
     theirs = signature(hlo.parse_module(xla_text, f"{name} (jaxlib)"))
     try:
@@ -203,7 +232,8 @@ def compare(name: str, text: str) -> list[str]:
 # MLIR rewrites before converting that hlo leaves out; the values still match XLA:CPU's.
 KNOWN = {
     ("exponential_c", "log_c", "log_plus_one_c", "sqrt_c"): "XLA expands complex exp/log/log1p/sqrt into real arithmetic; hlo keeps the op",
-    ("chlo_sinh", "chlo_cosh", "chlo_asin", "chlo_acos", "chlo_asinh", "chlo_acosh", "chlo_atanh"): "XLA expands these CHLO ops into formulas; hlo runs the HLO op of the same name",
+    ("chlo_sinh", "chlo_cosh", "chlo_asin", "chlo_acos", "chlo_asinh", "chlo_acosh", "chlo_atanh", "chlo_tan_c"): "XLA expands these CHLO ops into formulas; hlo runs the HLO op of the same name",
+    ("chlo_atan_c",): "XLA expands complex atan into real arithmetic; hlo runs -i atanh(iz)",
     ("broadcast_in_dim", "chlo_broadcast_compare"): "XLA rewrites broadcasts with expanding size-1 or permuted dimensions into other reshape/transpose/broadcast chains",
     ("composite",): "XLA also keeps an unused copy of the decomposition function",
 }  # fmt: skip
@@ -244,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         OUT.mkdir(parents=True, exist_ok=True)
         write_programs()
         write_ops()
+        stablehlo_frames.write_frames()
+        # 4 CPU devices: XLA_FLAGS must be set before jax starts, so in a process of its own
+        subprocess.run([sys.executable, str(TOOLS / "stablehlo_shardings.py")], check=True)
     return check_all()
 
 

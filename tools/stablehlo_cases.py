@@ -24,6 +24,9 @@ class Case:
     name: str
     text: str
     args: list[tuple[str, tuple[int, ...], str]] = field(default_factory=list)  # (type, shape, kind)
+    # What XLA:CPU runs instead when XLA cannot convert the case itself (the static op the case
+    # means, as StableHLO's shape refinement rewrites it)
+    reference: str = ""
 
 
 CASES: list[Case] = []
@@ -40,8 +43,16 @@ def module(args: list[str], results: list[str], body: str) -> str:
     return f"func.func public @main({params}) -> {res} {{\n{body}\n}}\n"
 
 
-def add(name: str, args: list[tuple[str, tuple[int, ...], str]], results: list[str], body: str) -> None:
-    CASES.append(Case(name, module([t(a, s) for a, s, _ in args], results, body), args))
+def add(
+    name: str,
+    args: list[tuple[str, tuple[int, ...], str]],
+    results: list[str],
+    body: str,
+    reference: str = "",
+) -> None:
+    params = [t(a, s) for a, s, _ in args]
+    ref = module(params, results, reference) if reference else ""
+    CASES.append(Case(name, module(params, results, body), args, ref))
 
 
 # -- elementwise ----------------------------------------------------------------------------------
@@ -513,12 +524,20 @@ add(
 
 # -- CHLO ops JAX emits ---------------------------------------------------------------------------
 CHLO = {
-    "erf": FLOATS, "erfc": ["f16", "bf16", "f32"], "erf_inv": ["f16", "bf16", "f32"], "lgamma": FLOATS,
-    "digamma": FLOATS, "tan": ["f32", "f64"], "sinh": ["f32", "f64"], "cosh": ["f32", "f64"],
-    "asin": ["f32", "f64"], "acos": ["f32", "f64"], "asinh": ["f32", "f64"], "acosh": ["f32", "f64"],
-    "atanh": ["f32", "f64"],
+    "erf": FLOATS, "erfc": FLOATS, "erf_inv": FLOATS, "lgamma": FLOATS, "digamma": FLOATS,
+    "bessel_i1e": FLOATS, "tan": ["f32", "f64"], "sinh": ["f32", "f64"], "cosh": ["f32", "f64"],
+    "asin": ["f32", "f64"], "acos": ["f32", "f64"], "atan": FLOATS, "asinh": ["f32", "f64"],
+    "acosh": ["f32", "f64"], "atanh": ["f32", "f64"], "tan_": COMPLEX, "sinh_": COMPLEX,
+    "cosh_": COMPLEX, "asin_": COMPLEX, "acos_": COMPLEX, "asinh_": COMPLEX, "acosh_": COMPLEX,
+    "atanh_": COMPLEX, "atan_": COMPLEX,
 }  # fmt: skip
-for op, types in CHLO.items():
+# The special functions also over a spread of values (the edges, then values around their
+# interesting ranges), where their approximations switch formulas.
+SPREAD = {"erfc": "spread", "erf_inv": "unit", "lgamma": "spread", "digamma": "spread",
+          "bessel_i1e": "spread"}  # fmt: skip
+M = 64  # elements of the spread cases
+for key, types in CHLO.items():
+    op = key.rstrip("_")  # "tan_": the complex types of tan (a key of its own)
     for ty in types:
         add(
             f"chlo_{op}_{ty}",
@@ -526,6 +545,31 @@ for op, types in CHLO.items():
             [t(ty)],
             f"    %0 = chlo.{op} %arg0 : {t(ty)} -> {t(ty)}\n    return %0 : {t(ty)}",
         )
+        if op in SPREAD:
+            add(
+                f"chlo_{op}_spread_{ty}",
+                [(ty, (M,), SPREAD[op])],
+                [t(ty, (M,))],
+                f"    %0 = chlo.{op} %arg0 : {t(ty, (M,))} -> {t(ty, (M,))}\n    return %0 : {t(ty, (M,))}",
+            )
+# Binary special functions, as jax prints them (`chlo.zeta %x, %q : T, T -> T`).
+CHLO_BINARY = {"next_after": ("spread", "spread"), "zeta": ("order", "spread"),
+               "polygamma": ("order", "spread")}  # fmt: skip
+for op, kinds in CHLO_BINARY.items():
+    for ty in FLOATS:
+        ts = t(ty, (M,))
+        add(
+            f"chlo_{op}_{ty}",
+            [(ty, (M,), kinds[0]), (ty, (M,), kinds[1])],
+            [ts],
+            f"    %0 = chlo.{op} %arg0, %arg1 : {ts}, {ts} -> {ts}\n    return %0 : {ts}",
+        )
+    add(
+        f"chlo_{op}_edges_f32",
+        [("f32", (N,), "edges"), ("f32", (N,), "edges")],
+        [t("f32")],
+        f"    %0 = chlo.{op} %arg0, %arg1 : {t('f32')}, {t('f32')} -> {t('f32')}\n    return %0 : {t('f32')}",
+    )
 add(
     "chlo_top_k",
     [(F, (3, 6), "normal")],
@@ -638,4 +682,48 @@ add(
     [t(F, (2,))],
     "    %t0 = stablehlo.create_token : !stablehlo.token\n    %t1 = stablehlo.after_all %t0, %t0 : !stablehlo.token\n"
     f"    %0 = stablehlo.negate %arg0 : {t(F, (2,))}\n    return %0 : {t(F, (2,))}",
+)
+
+# -- dynamic ops whose shape operands are constants (static results) -----------------------------
+add(
+    "dynamic_pad_constant",
+    [(F, (2, 3), "normal"), (F, (), "normal")],
+    [t(F, (5, 9))],
+    "    %lo = stablehlo.constant dense<[0, 1]> : tensor<2xi64>\n    %hi = stablehlo.constant dense<[2, 1]> : tensor<2xi64>\n"
+    "    %in = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n"
+    f"    %0 = stablehlo.dynamic_pad %arg0, %arg1, %lo, %hi, %in : ({t(F, (2, 3))}, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> {t(F, (5, 9))}\n    return %0 : {t(F, (5, 9))}",
+)
+add(
+    "dynamic_pad_negative",
+    [("s32", (4, 3), "normal"), ("s32", (), "normal")],
+    [t("s32", (3, 5))],
+    "    %lo = stablehlo.constant dense<[-1, 1]> : tensor<2xi32>\n    %hi = stablehlo.constant dense<[0, 1]> : tensor<2xi32>\n"
+    "    %in = stablehlo.constant dense<0> : tensor<2xi32>\n"
+    f"    %0 = stablehlo.dynamic_pad %arg0, %arg1, %lo, %hi, %in : ({t('s32', (4, 3))}, tensor<i32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> {t('s32', (3, 5))}\n    return %0 : {t('s32', (3, 5))}",
+)
+add(
+    "real_dynamic_slice_constant",
+    [(F, (3, 4), "normal")],
+    [t(F, (2, 2))],
+    "    %s = stablehlo.constant dense<[1, 0]> : tensor<2xi64>\n    %l = stablehlo.constant dense<[3, 4]> : tensor<2xi64>\n"
+    "    %k = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n"
+    f"    %0 = stablehlo.real_dynamic_slice %arg0, %s, %l, %k : ({t(F, (3, 4))}, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> {t(F, (2, 2))}\n    return %0 : {t(F, (2, 2))}",
+)
+add(
+    "dynamic_gather_constant",
+    [(F, (3, 4, 2), "normal"), ("s64", (2, 3, 2), "index")],
+    [t(F, (2, 3, 2, 2))],
+    "    %sz = stablehlo.constant dense<[1, 2, 2]> : tensor<3xi64>\n"
+    f'    %0 = "stablehlo.dynamic_gather"(%arg0, %arg1, %sz) {{dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 2>, indices_are_sorted = false}} : ({t(F, (3, 4, 2))}, {t("s64", (2, 3, 2))}, tensor<3xi64>) -> {t(F, (2, 3, 2, 2))}\n    return %0 : {t(F, (2, 3, 2, 2))}',
+)
+_CONV = "dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64, window_strides = array<i64: 2, 1>, rhs_dilation = array<i64: 1, 1>, lhs_dilation = array<i64: 1, 1>"
+# XLA cannot convert dynamic_conv itself ("can't be translated to XLA HLO"): the values are those
+# of the convolution with the same padding, which is what shape refinement makes of it.
+add(
+    "dynamic_conv_constant",
+    [(F, (1, 5, 4, 2), "normal"), (F, (3, 2, 2, 3), "normal")],
+    [t(F, (1, 3, 5, 3))],
+    "    %p = stablehlo.constant dense<[[1, 1], [0, 2]]> : tensor<2x2xi64>\n"
+    f'    %0 = "stablehlo.dynamic_conv"(%arg0, %arg1, %p) {{{_CONV}}} : ({t(F, (1, 5, 4, 2))}, {t(F, (3, 2, 2, 3))}, tensor<2x2xi64>) -> {t(F, (1, 3, 5, 3))}\n    return %0 : {t(F, (1, 3, 5, 3))}',
+    reference=f'    %0 = "stablehlo.convolution"(%arg0, %arg1) {{{_CONV}, padding = dense<[[1, 1], [0, 2]]> : tensor<2x2xi64>}} : ({t(F, (1, 5, 4, 2))}, {t(F, (3, 2, 2, 3))}) -> {t(F, (1, 3, 5, 3))}\n    return %0 : {t(F, (1, 3, 5, 3))}',
 )

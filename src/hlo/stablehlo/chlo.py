@@ -1,14 +1,18 @@
 """CHLO ops (the client dialect JAX emits next to StableHLO): the ones that are one HLO op, the
 broadcasting binary ops (operands broadcast to the result's shape, then the elementwise op),
-ragged_dot, and errors naming the others. The special functions are in chlo_expand.py."""
+ragged_dot, and errors naming the others. The special functions are expanded by chlo_erf.py,
+chlo_gamma.py and chlo_misc.py (with chlo_expand.py's helpers)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..dtypes import PrimitiveType
 from ..ir.attrs import ComparisonDirection, ComparisonType
 from ..ir.opcode import Opcode
+from ..literal import Literal
 from ..shape import Shape
 from .attrs import Struct, ints, scalar, word
 from .convert import ComputationConverter
@@ -30,6 +34,8 @@ def chlo_rule(cc: ComputationConverter, op: Op) -> Handler:
     if short in DIRECT:
         opcode = DIRECT[short]
         return lambda cc, op, ins: one(cc, op, opcode, ins)
+    if short == "atan":
+        return _atan
     if short == "top_k":
         k = int(scalar(op.attrs["k"]))
         return lambda cc, op, ins: one(cc, op, Op_.TOP_K, ins, {"k": k, "largest": True})
@@ -39,11 +45,18 @@ def chlo_rule(cc: ComputationConverter, op: Op) -> Handler:
         return _broadcasting
     if short in HANDLERS:
         return HANDLERS[short]
-    from .chlo_expand import EXPANSIONS
-
-    if short in EXPANSIONS:
-        return EXPANSIONS[short]
+    expansions = _expansions()
+    if short in expansions:
+        return expansions[short]
     raise cc.mc.error(f"unsupported op {op.name}", op.name_pos)
+
+
+def _expansions() -> dict[str, Handler]:
+    from .chlo_erf import EXPANSIONS as ERF
+    from .chlo_gamma import EXPANSIONS as GAMMA
+    from .chlo_misc import EXPANSIONS as MISC
+
+    return {**ERF, **GAMMA, **MISC}
 
 
 def _broadcast_to(
@@ -90,36 +103,47 @@ def _broadcasting(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]
     return one(cc, op, ELEMENTWISE[short], args)
 
 
+def _splat(cc: ComputationConverter, op: Op, value: float, shape: Shape) -> str:
+    scalar = Shape.array(shape.element_type, ())
+    literal = Literal(scalar, np.array(value, scalar.element_type.numpy_dtype))
+    c = cc.emit(Op_.CONSTANT, (), scalar, {"literal": literal}, op.pos)
+    return cc.emit(Op_.BROADCAST, (c,), shape, {"dimensions": ()}, op.pos) if shape.dimensions else c
+
+
 def _is_inf(sign: int) -> Handler:
     def handler(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
-        from ..literal import Literal
-
         shape = cc.shape(ins[0])
-        scalar = Shape.array(shape.element_type, ())
-        inf = float("inf") if sign >= 0 else float("-inf")
-        import numpy as np
-
-        c = cc.emit(
-            Op_.CONSTANT,
-            (),
-            scalar,
-            {"literal": Literal(scalar, np.array(inf, scalar.element_type.numpy_dtype))},
-            op.pos,
-        )
-        b = cc.emit(Op_.BROADCAST, (c,), shape, {"dimensions": ()}, op.pos) if shape.dimensions else c
+        b = _splat(cc, op, float("inf") if sign >= 0 else float("-inf"), shape)
         x = cc.emit(Op_.ABS, ins, shape, None, op.pos) if sign == 0 else ins[0]
         return one(cc, op, Op_.COMPARE, [x, b], {"direction": ComparisonDirection.EQ})
 
     return handler
 
 
+def _atan(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+    """atan(x) = atan2(x, 1), as XLA's legalization writes it for real x."""
+    shape = cc.shape(ins[0])
+    if shape.element_type.is_complex:
+        # atan(z) = -i atanh(iz): XLA expands both into real arithmetic of its own; hlo runs
+        # the complex atanh kernel (equal within rounding).
+        part = Shape.array(_PART[shape.element_type], shape.dimensions)
+        re_, im = (cc.emit(o, ins, part, None, op.pos) for o in (Op_.REAL, Op_.IMAG))
+        iz = cc.emit(Op_.COMPLEX, (cc.emit(Op_.NEGATE, (im,), part, None, op.pos), re_), shape, None, op.pos)
+        w = cc.emit(Op_.ATANH, (iz,), shape, None, op.pos)
+        w_re, w_im = (cc.emit(o, (w,), part, None, op.pos) for o in (Op_.REAL, Op_.IMAG))
+        return one(cc, op, Op_.COMPLEX, [w_im, cc.emit(Op_.NEGATE, (w_re,), part, None, op.pos)])
+    one_ = _splat(cc, op, 1.0, shape)
+    return one(cc, op, Op_.ATAN2, [ins[0], one_])
+
+
+_PART = {PrimitiveType.C64: PrimitiveType.F32, PrimitiveType.C128: PrimitiveType.F64}
+
+
 def _conj(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
     shape = cc.shape(ins[0])
     if not shape.element_type.is_complex:
         return ins
-    part = Shape.array(
-        PrimitiveType.F32 if shape.element_type is PrimitiveType.C64 else PrimitiveType.F64, shape.dimensions
-    )
+    part = Shape.array(_PART[shape.element_type], shape.dimensions)
     re_ = cc.emit(Op_.REAL, ins, part, None, op.pos)
     im = cc.emit(Op_.NEGATE, (cc.emit(Op_.IMAG, ins, part, None, op.pos),), part, None, op.pos)
     return one(cc, op, Op_.COMPLEX, [re_, im])

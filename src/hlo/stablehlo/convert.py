@@ -24,6 +24,7 @@ from ..ops.registry import OpContext, spec
 from ..shape import Shape
 from .attrs import scalar
 from .cursor import Cursor, StableHloError
+from .shardy import func_sharding, mesh_attributes, sharded_root
 from .syntax import Block, Func, MlirModule, Op
 
 
@@ -55,6 +56,9 @@ class ModuleConverter:
         self.funcs = {f.name: f for f in mlir.funcs}
         self.func_computations: dict[str, str] = {}
         self.converting: set[str] = set()
+        from .frames import FrameIndex
+
+        self.frames = FrameIndex(mlir.aliases)
 
     def span(self, pos: int) -> Span:
         return self.c.span(pos)
@@ -69,6 +73,7 @@ class ModuleConverter:
             if len(public) != 1:
                 raise self.error("the module has no public function @main to run", self.mlir.pos)
             main = public[0]
+        self.frames.prepare_module(main, self.funcs)
         entry = self.function(main, entry=True)
         comps = tuple(self.computations)
         ent = next(c for c in comps if c.name == entry)
@@ -82,7 +87,7 @@ class ModuleConverter:
             entry_computation_layout=layout,
         )
         frontend = dict(attrs.get("mhlo.frontend_attributes") or {})
-        frontend.update({k: v for k, v in attrs.items() if k.startswith("sdy.mesh.")})
+        frontend.update(mesh_attributes(attrs))
         return Module(
             _module_name(self.mlir.name),
             comps,
@@ -90,6 +95,7 @@ class ModuleConverter:
             config,
             frontend_attributes=FrozenDict({k: str(v) for k, v in frontend.items()}),
             span=self.span(self.mlir.pos),
+            stack_frames=self.frames.index(),
         )
 
     def count(self, key: str) -> int:
@@ -108,8 +114,8 @@ class ModuleConverter:
         self.converting.add(func.name)
         comp = ComputationConverter(self)
         for k, ((value, shape), attrs) in enumerate(zip(func.args, func.arg_attrs)):
-            generic = sharding_of(attrs, self, func.pos)
-            named = self.loc_name(func.body.arg_locs.get(value))
+            generic = func_sharding(attrs, self, func.pos)
+            named = self.loc_name(func.body.arg_locs.get(value), frames=False)
             if named is not None:
                 generic["metadata"] = named[1]
             prefix = named[0] if named else f"Arg_{k}"
@@ -118,18 +124,24 @@ class ModuleConverter:
             )
         returned = comp.block(func.body)
         root = comp.result(returned, func.pos)
+        if entry:
+            root = sharded_root(comp, func, root)
         name = self.names.computation("main" if entry else func.name)
         self.computations.append(comp.finish(name, root, func.pos))
         self.func_computations[func.name] = name
         self.converting.discard(func.name)
         return name
 
-    def loc_name(self, loc: Any) -> tuple[str, OpMetadata] | None:
-        """The instruction name and metadata an op's location gives (None without a name)."""
+    def loc_name(self, loc: Any, frames: bool = True) -> tuple[str, OpMetadata] | None:
+        """The instruction name and metadata (op_name, stack frame) an op's location gives (None
+        without a name). Parameters get no stack frame, as in XLA's conversion."""
         from .locations import loc_names
 
         names = loc_names(loc, self.mlir.aliases)
-        return None if names is None else (names[0], OpMetadata(op_name=names[1]))
+        if names is None:
+            return None
+        frame = self.frames.frame(loc) if frames else 0
+        return names[0], OpMetadata(op_name=names[1], stack_frame_id=frame)
 
     def region_name(self) -> str:
         k = self.regions
@@ -297,7 +309,7 @@ class ComputationConverter:
         else:
             for k, (name, shape) in enumerate(zip(names, shapes)):
                 default = f"Arg_{k}" if not captures else "Arg_"
-                named = self.mc.loc_name(block.arg_locs.get(name))
+                named = self.mc.loc_name(block.arg_locs.get(name), frames=False)
                 sub.values[name] = sub.emit(
                     Opcode.PARAMETER,
                     (),

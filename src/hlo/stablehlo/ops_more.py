@@ -97,7 +97,7 @@ def _conv_dims(cc: ComputationConverter, op: Op, value: Any) -> ConvolutionDimen
 
 
 @rule("stablehlo.convolution")
-def _convolution(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+def convolution(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
     a = op.attrs
     dnums = _conv_dims(cc, op, a.get("dimension_numbers", a.get("dim_numbers")))
     kernel = cc.shape(ins[1])
@@ -114,7 +114,7 @@ def _convolution(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
 
 
 @rule("stablehlo.gather")
-def _gather(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
+def gather(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
     a = op.attrs
     d = a["dimension_numbers"]
     attrs = {

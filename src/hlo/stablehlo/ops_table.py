@@ -22,6 +22,7 @@ from ..ir.attrs import (
     SliceRange,
 )
 from ..ir.opcode import Opcode
+from ..ops.registry import ShapeContext, spec
 from ..shape import Shape
 from .attrs import Dense, Struct, ints, scalar, word
 from .convert import ComputationConverter
@@ -51,10 +52,6 @@ ELEMENTWISE: dict[str, Opcode] = {
 UNSUPPORTED = {
     "uniform_quantize": "quantized types are not supported: HLO has no quantized element types",
     "uniform_dequantize": "quantized types are not supported: HLO has no quantized element types",
-    "dynamic_pad": "dynamic shapes are not supported: use stablehlo.pad",
-    "dynamic_gather": "dynamic shapes are not supported: use stablehlo.gather",
-    "dynamic_conv": "dynamic shapes are not supported: use stablehlo.convolution",
-    "real_dynamic_slice": "dynamic shapes are not supported: use stablehlo.slice",
     "compute_reshape_shape": "dynamic shapes are not supported",
     "cstr_reshapable": "dynamic shapes are not supported",
     "einsum": "stablehlo.einsum is deprecated and has no HLO op: use dot_general",
@@ -141,7 +138,17 @@ def _common(cc: ComputationConverter, op: Op) -> dict[str, Any]:
 
 
 def _elementwise(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
-    return one(cc, op, ELEMENTWISE[op.name.split(".", 1)[1]], ins)
+    opcode = ELEMENTWISE[op.name.split(".", 1)[1]]
+    # The op's own shape rule refuses the element types XLA refuses (stablehlo.cbrt of a
+    # complex type: XLA's conversion says the type must be floating), here at the op's place.
+    op_spec = spec(opcode)
+    if op_spec.elementwise and op_spec.shape_rule is not None:
+        op_spec.shape_rule(ShapeContext(opcode, tuple(cc.shape(i) for i in ins), {}, _no_callees))
+    return one(cc, op, opcode, ins)
+
+
+def _no_callees(name: str) -> tuple[tuple[Shape, ...], Shape]:
+    raise KeyError(name)  # elementwise ops call no computation
 
 
 @rule("stablehlo.constant")
@@ -399,4 +406,4 @@ def _dot(cc: ComputationConverter, op: Op, ins: list[str]) -> list[str]:
     return one(cc, op, Op_.DOT, ins, dims)
 
 
-from . import ops_calls, ops_collectives, ops_control, ops_more  # noqa: E402,F401  (register the rest)
+from . import ops_calls, ops_collectives, ops_control, ops_dynamic, ops_more  # noqa: E402,F401  (register the rest)

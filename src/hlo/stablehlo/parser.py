@@ -247,6 +247,10 @@ def parse_op(c: Cursor) -> Op:
         op = Op(name, start, results, name_pos=name_pos)
         parse_pretty(c, op)
     op.loc = _loc(c)
+    for block in (b for region in op.regions for b in region if b.implied):
+        block.arg_locs = {name: op.loc for name, _ in block.args}
+        for inner in block.ops:
+            inner.loc = op.loc
     if len(op.result_types) != len(op.results):
         raise c.error(
             f"{op.name} defines {len(op.results)} results but its type gives {len(op.result_types)}", start

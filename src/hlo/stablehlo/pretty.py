@@ -244,7 +244,7 @@ def _applies_block(op: Op) -> Block:
     body = Op(op.attrs.pop("applies"), op.pos, [f"%out{k}" for k in range(n)], list(scalars))
     body.operands = [a for k in range(n) for a in (f"%lhs{k}", f"%rhs{k}")]
     ret = Op("stablehlo.return", op.pos, operands=[f"%out{k}" for k in range(n)])
-    return Block(args, [body, ret])
+    return Block(args, [body, ret], implied=True)
 
 
 # -- ops with text of another shape ------------------------------------------------------------

@@ -16,6 +16,7 @@ class Block:
     args: list[tuple[str, Shape]] = field(default_factory=list)
     ops: list[Op] = field(default_factory=list)
     arg_locs: dict[str, Any] = field(default_factory=dict)  # block argument -> its loc(...)
+    implied: bool = False  # written `applies stablehlo.add`: its ops have the enclosing op's loc
 
 
 @dataclass

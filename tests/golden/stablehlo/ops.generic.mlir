@@ -4310,12 +4310,30 @@
   }) : () -> ()
 }) : () -> ()
 
+// ----- case chlo_erfc_spread_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf16>) -> tensor<64xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf16>):
+    %0 = "chlo.erfc"(%arg0) : (tensor<64xf16>) -> tensor<64xf16>
+    "func.return"(%0) : (tensor<64xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
 // ----- case chlo_erfc_bf16
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
   ^bb0(%arg0: tensor<8xbf16>):
     %0 = "chlo.erfc"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
     "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erfc_spread_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xbf16>) -> tensor<64xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xbf16>):
+    %0 = "chlo.erfc"(%arg0) : (tensor<64xbf16>) -> tensor<64xbf16>
+    "func.return"(%0) : (tensor<64xbf16>) -> ()
   }) : () -> ()
 }) : () -> ()
 
@@ -4328,12 +4346,48 @@
   }) : () -> ()
 }) : () -> ()
 
+// ----- case chlo_erfc_spread_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>) -> tensor<64xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf32>):
+    %0 = "chlo.erfc"(%arg0) : (tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erfc_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.erfc"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erfc_spread_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf64>) -> tensor<64xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf64>):
+    %0 = "chlo.erfc"(%arg0) : (tensor<64xf64>) -> tensor<64xf64>
+    "func.return"(%0) : (tensor<64xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
 // ----- case chlo_erf_inv_f16
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
   ^bb0(%arg0: tensor<8xf16>):
     %0 = "chlo.erf_inv"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
     "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_inv_spread_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf16>) -> tensor<64xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf16>):
+    %0 = "chlo.erf_inv"(%arg0) : (tensor<64xf16>) -> tensor<64xf16>
+    "func.return"(%0) : (tensor<64xf16>) -> ()
   }) : () -> ()
 }) : () -> ()
 
@@ -4346,12 +4400,48 @@
   }) : () -> ()
 }) : () -> ()
 
+// ----- case chlo_erf_inv_spread_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xbf16>) -> tensor<64xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xbf16>):
+    %0 = "chlo.erf_inv"(%arg0) : (tensor<64xbf16>) -> tensor<64xbf16>
+    "func.return"(%0) : (tensor<64xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
 // ----- case chlo_erf_inv_f32
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
   ^bb0(%arg0: tensor<8xf32>):
     %0 = "chlo.erf_inv"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
     "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_inv_spread_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>) -> tensor<64xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf32>):
+    %0 = "chlo.erf_inv"(%arg0) : (tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_inv_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.erf_inv"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_erf_inv_spread_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf64>) -> tensor<64xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf64>):
+    %0 = "chlo.erf_inv"(%arg0) : (tensor<64xf64>) -> tensor<64xf64>
+    "func.return"(%0) : (tensor<64xf64>) -> ()
   }) : () -> ()
 }) : () -> ()
 
@@ -4364,12 +4454,30 @@
   }) : () -> ()
 }) : () -> ()
 
+// ----- case chlo_lgamma_spread_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf16>) -> tensor<64xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf16>):
+    %0 = "chlo.lgamma"(%arg0) : (tensor<64xf16>) -> tensor<64xf16>
+    "func.return"(%0) : (tensor<64xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
 // ----- case chlo_lgamma_bf16
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
   ^bb0(%arg0: tensor<8xbf16>):
     %0 = "chlo.lgamma"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
     "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_lgamma_spread_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xbf16>) -> tensor<64xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xbf16>):
+    %0 = "chlo.lgamma"(%arg0) : (tensor<64xbf16>) -> tensor<64xbf16>
+    "func.return"(%0) : (tensor<64xbf16>) -> ()
   }) : () -> ()
 }) : () -> ()
 
@@ -4382,12 +4490,30 @@
   }) : () -> ()
 }) : () -> ()
 
+// ----- case chlo_lgamma_spread_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>) -> tensor<64xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf32>):
+    %0 = "chlo.lgamma"(%arg0) : (tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
 // ----- case chlo_lgamma_f64
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
   ^bb0(%arg0: tensor<8xf64>):
     %0 = "chlo.lgamma"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
     "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_lgamma_spread_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf64>) -> tensor<64xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf64>):
+    %0 = "chlo.lgamma"(%arg0) : (tensor<64xf64>) -> tensor<64xf64>
+    "func.return"(%0) : (tensor<64xf64>) -> ()
   }) : () -> ()
 }) : () -> ()
 
@@ -4400,12 +4526,30 @@
   }) : () -> ()
 }) : () -> ()
 
+// ----- case chlo_digamma_spread_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf16>) -> tensor<64xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf16>):
+    %0 = "chlo.digamma"(%arg0) : (tensor<64xf16>) -> tensor<64xf16>
+    "func.return"(%0) : (tensor<64xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
 // ----- case chlo_digamma_bf16
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
   ^bb0(%arg0: tensor<8xbf16>):
     %0 = "chlo.digamma"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
     "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_digamma_spread_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xbf16>) -> tensor<64xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xbf16>):
+    %0 = "chlo.digamma"(%arg0) : (tensor<64xbf16>) -> tensor<64xbf16>
+    "func.return"(%0) : (tensor<64xbf16>) -> ()
   }) : () -> ()
 }) : () -> ()
 
@@ -4418,12 +4562,102 @@
   }) : () -> ()
 }) : () -> ()
 
+// ----- case chlo_digamma_spread_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>) -> tensor<64xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf32>):
+    %0 = "chlo.digamma"(%arg0) : (tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
 // ----- case chlo_digamma_f64
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
   ^bb0(%arg0: tensor<8xf64>):
     %0 = "chlo.digamma"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
     "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_digamma_spread_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf64>) -> tensor<64xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf64>):
+    %0 = "chlo.digamma"(%arg0) : (tensor<64xf64>) -> tensor<64xf64>
+    "func.return"(%0) : (tensor<64xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_bessel_i1e_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "chlo.bessel_i1e"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_bessel_i1e_spread_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf16>) -> tensor<64xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf16>):
+    %0 = "chlo.bessel_i1e"(%arg0) : (tensor<64xf16>) -> tensor<64xf16>
+    "func.return"(%0) : (tensor<64xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_bessel_i1e_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "chlo.bessel_i1e"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_bessel_i1e_spread_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xbf16>) -> tensor<64xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xbf16>):
+    %0 = "chlo.bessel_i1e"(%arg0) : (tensor<64xbf16>) -> tensor<64xbf16>
+    "func.return"(%0) : (tensor<64xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_bessel_i1e_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.bessel_i1e"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_bessel_i1e_spread_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>) -> tensor<64xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf32>):
+    %0 = "chlo.bessel_i1e"(%arg0) : (tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_bessel_i1e_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.bessel_i1e"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_bessel_i1e_spread_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf64>) -> tensor<64xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf64>):
+    %0 = "chlo.bessel_i1e"(%arg0) : (tensor<64xf64>) -> tensor<64xf64>
+    "func.return"(%0) : (tensor<64xf64>) -> ()
   }) : () -> ()
 }) : () -> ()
 
@@ -4517,6 +4751,42 @@
   }) : () -> ()
 }) : () -> ()
 
+// ----- case chlo_atan_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf16>) -> tensor<8xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf16>):
+    %0 = "chlo.atan"(%arg0) : (tensor<8xf16>) -> tensor<8xf16>
+    "func.return"(%0) : (tensor<8xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_atan_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xbf16>) -> tensor<8xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xbf16>):
+    %0 = "chlo.atan"(%arg0) : (tensor<8xbf16>) -> tensor<8xbf16>
+    "func.return"(%0) : (tensor<8xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_atan_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>):
+    %0 = "chlo.atan"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_atan_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf64>) -> tensor<8xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf64>):
+    %0 = "chlo.atan"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
+    "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
 // ----- case chlo_asinh_f32
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
@@ -4568,6 +4838,303 @@
   ^bb0(%arg0: tensor<8xf64>):
     %0 = "chlo.atanh"(%arg0) : (tensor<8xf64>) -> tensor<8xf64>
     "func.return"(%0) : (tensor<8xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_tan_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "chlo.tan"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_tan_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "chlo.tan"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_sinh_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "chlo.sinh"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_sinh_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "chlo.sinh"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_cosh_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "chlo.cosh"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_cosh_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "chlo.cosh"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_asin_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "chlo.asin"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_asin_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "chlo.asin"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_acos_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "chlo.acos"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_acos_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "chlo.acos"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_asinh_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "chlo.asinh"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_asinh_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "chlo.asinh"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_acosh_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "chlo.acosh"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_acosh_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "chlo.acosh"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_atanh_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "chlo.atanh"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_atanh_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "chlo.atanh"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_atan_c64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f32>>):
+    %0 = "chlo.atan"(%arg0) : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    "func.return"(%0) : (tensor<8xcomplex<f32>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_atan_c128
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xcomplex<f64>>):
+    %0 = "chlo.atan"(%arg0) : (tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>>
+    "func.return"(%0) : (tensor<8xcomplex<f64>>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_next_after_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf16>, tensor<64xf16>) -> tensor<64xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf16>, %arg1: tensor<64xf16>):
+    %0 = "chlo.next_after"(%arg0, %arg1) : (tensor<64xf16>, tensor<64xf16>) -> tensor<64xf16>
+    "func.return"(%0) : (tensor<64xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_next_after_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xbf16>, tensor<64xbf16>) -> tensor<64xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xbf16>, %arg1: tensor<64xbf16>):
+    %0 = "chlo.next_after"(%arg0, %arg1) : (tensor<64xbf16>, tensor<64xbf16>) -> tensor<64xbf16>
+    "func.return"(%0) : (tensor<64xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_next_after_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>):
+    %0 = "chlo.next_after"(%arg0, %arg1) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_next_after_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf64>, tensor<64xf64>) -> tensor<64xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf64>, %arg1: tensor<64xf64>):
+    %0 = "chlo.next_after"(%arg0, %arg1) : (tensor<64xf64>, tensor<64xf64>) -> tensor<64xf64>
+    "func.return"(%0) : (tensor<64xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_next_after_edges_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "chlo.next_after"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_zeta_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf16>, tensor<64xf16>) -> tensor<64xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf16>, %arg1: tensor<64xf16>):
+    %0 = "chlo.zeta"(%arg0, %arg1) : (tensor<64xf16>, tensor<64xf16>) -> tensor<64xf16>
+    "func.return"(%0) : (tensor<64xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_zeta_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xbf16>, tensor<64xbf16>) -> tensor<64xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xbf16>, %arg1: tensor<64xbf16>):
+    %0 = "chlo.zeta"(%arg0, %arg1) : (tensor<64xbf16>, tensor<64xbf16>) -> tensor<64xbf16>
+    "func.return"(%0) : (tensor<64xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_zeta_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>):
+    %0 = "chlo.zeta"(%arg0, %arg1) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_zeta_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf64>, tensor<64xf64>) -> tensor<64xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf64>, %arg1: tensor<64xf64>):
+    %0 = "chlo.zeta"(%arg0, %arg1) : (tensor<64xf64>, tensor<64xf64>) -> tensor<64xf64>
+    "func.return"(%0) : (tensor<64xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_zeta_edges_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "chlo.zeta"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_polygamma_f16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf16>, tensor<64xf16>) -> tensor<64xf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf16>, %arg1: tensor<64xf16>):
+    %0 = "chlo.polygamma"(%arg0, %arg1) : (tensor<64xf16>, tensor<64xf16>) -> tensor<64xf16>
+    "func.return"(%0) : (tensor<64xf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_polygamma_bf16
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xbf16>, tensor<64xbf16>) -> tensor<64xbf16>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xbf16>, %arg1: tensor<64xbf16>):
+    %0 = "chlo.polygamma"(%arg0, %arg1) : (tensor<64xbf16>, tensor<64xbf16>) -> tensor<64xbf16>
+    "func.return"(%0) : (tensor<64xbf16>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_polygamma_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>):
+    %0 = "chlo.polygamma"(%arg0, %arg1) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_polygamma_f64
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf64>, tensor<64xf64>) -> tensor<64xf64>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64xf64>, %arg1: tensor<64xf64>):
+    %0 = "chlo.polygamma"(%arg0, %arg1) : (tensor<64xf64>, tensor<64xf64>) -> tensor<64xf64>
+    "func.return"(%0) : (tensor<64xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case chlo_polygamma_edges_f32
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>):
+    %0 = "chlo.polygamma"(%arg0, %arg1) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
 
@@ -4745,5 +5312,61 @@
     %1 = "stablehlo.after_all"(%0, %0) : (!stablehlo.token, !stablehlo.token) -> !stablehlo.token
     %2 = "stablehlo.negate"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
     "func.return"(%2) : (tensor<2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dynamic_pad_constant
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x3xf32>, tensor<f32>) -> tensor<5x9xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x3xf32>, %arg1: tensor<f32>):
+    %0 = "stablehlo.constant"() <{value = dense<[0, 1]> : tensor<2xi64>}> : () -> tensor<2xi64>
+    %1 = "stablehlo.constant"() <{value = dense<[2, 1]> : tensor<2xi64>}> : () -> tensor<2xi64>
+    %2 = "stablehlo.constant"() <{value = dense<[1, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+    %3 = "stablehlo.dynamic_pad"(%arg0, %arg1, %0, %1, %2) : (tensor<2x3xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<5x9xf32>
+    "func.return"(%3) : (tensor<5x9xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dynamic_pad_negative
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x3xi32>, tensor<i32>) -> tensor<3x5xi32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<4x3xi32>, %arg1: tensor<i32>):
+    %0 = "stablehlo.constant"() <{value = dense<[-1, 1]> : tensor<2xi32>}> : () -> tensor<2xi32>
+    %1 = "stablehlo.constant"() <{value = dense<[0, 1]> : tensor<2xi32>}> : () -> tensor<2xi32>
+    %2 = "stablehlo.constant"() <{value = dense<0> : tensor<2xi32>}> : () -> tensor<2xi32>
+    %3 = "stablehlo.dynamic_pad"(%arg0, %arg1, %0, %1, %2) : (tensor<4x3xi32>, tensor<i32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3x5xi32>
+    "func.return"(%3) : (tensor<3x5xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case real_dynamic_slice_constant
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x4xf32>) -> tensor<2x2xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x4xf32>):
+    %0 = "stablehlo.constant"() <{value = dense<[1, 0]> : tensor<2xi64>}> : () -> tensor<2xi64>
+    %1 = "stablehlo.constant"() <{value = dense<[3, 4]> : tensor<2xi64>}> : () -> tensor<2xi64>
+    %2 = "stablehlo.constant"() <{value = dense<[1, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+    %3 = "stablehlo.real_dynamic_slice"(%arg0, %0, %1, %2) : (tensor<3x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x2xf32>
+    "func.return"(%3) : (tensor<2x2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dynamic_gather_constant
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x4x2xf32>, tensor<2x3x2xi64>) -> tensor<2x3x2x2xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x4x2xf32>, %arg1: tensor<2x3x2xi64>):
+    %0 = "stablehlo.constant"() <{value = dense<[1, 2, 2]> : tensor<3xi64>}> : () -> tensor<3xi64>
+    %1 = "stablehlo.dynamic_gather"(%arg0, %arg1, %0) <{dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 2>, indices_are_sorted = false}> : (tensor<3x4x2xf32>, tensor<2x3x2xi64>, tensor<3xi64>) -> tensor<2x3x2x2xf32>
+    "func.return"(%1) : (tensor<2x3x2x2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// ----- case dynamic_conv_constant
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<1x5x4x2xf32>, tensor<3x2x2x3xf32>) -> tensor<1x3x5x3xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<1x5x4x2xf32>, %arg1: tensor<3x2x2x3xf32>):
+    %0 = "stablehlo.constant"() <{value = dense<[[1, 1], [0, 2]]> : tensor<2x2xi64>}> : () -> tensor<2x2xi64>
+    %1 = "stablehlo.dynamic_conv"(%arg0, %arg1, %0) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, window_strides = array<i64: 2, 1>}> : (tensor<1x5x4x2xf32>, tensor<3x2x2x3xf32>, tensor<2x2xi64>) -> tensor<1x3x5x3xf32>
+    "func.return"(%1) : (tensor<1x3x5x3xf32>) -> ()
   }) : () -> ()
 }) : () -> ()

@@ -2899,10 +2899,22 @@ func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
     return %0 : tensor<8xf16>
 }
 
+// ----- case chlo_erfc_spread_f16
+func.func public @main(%arg0: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.erfc %arg0 : tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
 // ----- case chlo_erfc_bf16
 func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
     %0 = chlo.erfc %arg0 : tensor<8xbf16> -> tensor<8xbf16>
     return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_erfc_spread_bf16
+func.func public @main(%arg0: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.erfc %arg0 : tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
 }
 
 // ----- case chlo_erfc_f32
@@ -2911,10 +2923,34 @@ func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     return %0 : tensor<8xf32>
 }
 
+// ----- case chlo_erfc_spread_f32
+func.func public @main(%arg0: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.erfc %arg0 : tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_erfc_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.erfc %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_erfc_spread_f64
+func.func public @main(%arg0: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.erfc %arg0 : tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
+}
+
 // ----- case chlo_erf_inv_f16
 func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
     %0 = chlo.erf_inv %arg0 : tensor<8xf16> -> tensor<8xf16>
     return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_erf_inv_spread_f16
+func.func public @main(%arg0: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.erf_inv %arg0 : tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
 }
 
 // ----- case chlo_erf_inv_bf16
@@ -2923,10 +2959,34 @@ func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
     return %0 : tensor<8xbf16>
 }
 
+// ----- case chlo_erf_inv_spread_bf16
+func.func public @main(%arg0: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.erf_inv %arg0 : tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
+}
+
 // ----- case chlo_erf_inv_f32
 func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     %0 = chlo.erf_inv %arg0 : tensor<8xf32> -> tensor<8xf32>
     return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_erf_inv_spread_f32
+func.func public @main(%arg0: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.erf_inv %arg0 : tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_erf_inv_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.erf_inv %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_erf_inv_spread_f64
+func.func public @main(%arg0: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.erf_inv %arg0 : tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
 }
 
 // ----- case chlo_lgamma_f16
@@ -2935,10 +2995,22 @@ func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
     return %0 : tensor<8xf16>
 }
 
+// ----- case chlo_lgamma_spread_f16
+func.func public @main(%arg0: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.lgamma %arg0 : tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
 // ----- case chlo_lgamma_bf16
 func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
     %0 = chlo.lgamma %arg0 : tensor<8xbf16> -> tensor<8xbf16>
     return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_lgamma_spread_bf16
+func.func public @main(%arg0: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.lgamma %arg0 : tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
 }
 
 // ----- case chlo_lgamma_f32
@@ -2947,10 +3019,22 @@ func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     return %0 : tensor<8xf32>
 }
 
+// ----- case chlo_lgamma_spread_f32
+func.func public @main(%arg0: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.lgamma %arg0 : tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
 // ----- case chlo_lgamma_f64
 func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
     %0 = chlo.lgamma %arg0 : tensor<8xf64> -> tensor<8xf64>
     return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_lgamma_spread_f64
+func.func public @main(%arg0: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.lgamma %arg0 : tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
 }
 
 // ----- case chlo_digamma_f16
@@ -2959,10 +3043,22 @@ func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
     return %0 : tensor<8xf16>
 }
 
+// ----- case chlo_digamma_spread_f16
+func.func public @main(%arg0: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.digamma %arg0 : tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
 // ----- case chlo_digamma_bf16
 func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
     %0 = chlo.digamma %arg0 : tensor<8xbf16> -> tensor<8xbf16>
     return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_digamma_spread_bf16
+func.func public @main(%arg0: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.digamma %arg0 : tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
 }
 
 // ----- case chlo_digamma_f32
@@ -2971,10 +3067,70 @@ func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     return %0 : tensor<8xf32>
 }
 
+// ----- case chlo_digamma_spread_f32
+func.func public @main(%arg0: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.digamma %arg0 : tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
 // ----- case chlo_digamma_f64
 func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
     %0 = chlo.digamma %arg0 : tensor<8xf64> -> tensor<8xf64>
     return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_digamma_spread_f64
+func.func public @main(%arg0: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.digamma %arg0 : tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
+}
+
+// ----- case chlo_bessel_i1e_f16
+func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<8xf16> -> tensor<8xf16>
+    return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_bessel_i1e_spread_f16
+func.func public @main(%arg0: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
+// ----- case chlo_bessel_i1e_bf16
+func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<8xbf16> -> tensor<8xbf16>
+    return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_bessel_i1e_spread_bf16
+func.func public @main(%arg0: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
+}
+
+// ----- case chlo_bessel_i1e_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_bessel_i1e_spread_f32
+func.func public @main(%arg0: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_bessel_i1e_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_bessel_i1e_spread_f64
+func.func public @main(%arg0: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.bessel_i1e %arg0 : tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
 }
 
 // ----- case chlo_tan_f32
@@ -3037,6 +3193,30 @@ func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
     return %0 : tensor<8xf64>
 }
 
+// ----- case chlo_atan_f16
+func.func public @main(%arg0: tensor<8xf16>) -> tensor<8xf16> {
+    %0 = chlo.atan %arg0 : tensor<8xf16> -> tensor<8xf16>
+    return %0 : tensor<8xf16>
+}
+
+// ----- case chlo_atan_bf16
+func.func public @main(%arg0: tensor<8xbf16>) -> tensor<8xbf16> {
+    %0 = chlo.atan %arg0 : tensor<8xbf16> -> tensor<8xbf16>
+    return %0 : tensor<8xbf16>
+}
+
+// ----- case chlo_atan_f32
+func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.atan %arg0 : tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_atan_f64
+func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
+    %0 = chlo.atan %arg0 : tensor<8xf64> -> tensor<8xf64>
+    return %0 : tensor<8xf64>
+}
+
 // ----- case chlo_asinh_f32
 func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
     %0 = chlo.asinh %arg0 : tensor<8xf32> -> tensor<8xf32>
@@ -3071,6 +3251,204 @@ func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 func.func public @main(%arg0: tensor<8xf64>) -> tensor<8xf64> {
     %0 = chlo.atanh %arg0 : tensor<8xf64> -> tensor<8xf64>
     return %0 : tensor<8xf64>
+}
+
+// ----- case chlo_tan_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.tan %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_tan_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.tan %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_sinh_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.sinh %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_sinh_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.sinh %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_cosh_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.cosh %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_cosh_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.cosh %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_asin_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.asin %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_asin_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.asin %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_acos_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.acos %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_acos_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.acos %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_asinh_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.asinh %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_asinh_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.asinh %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_acosh_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.acosh %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_acosh_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.acosh %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_atanh_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.atanh %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_atanh_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.atanh %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_atan_c64
+func.func public @main(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = chlo.atan %arg0 : tensor<8xcomplex<f32>> -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+}
+
+// ----- case chlo_atan_c128
+func.func public @main(%arg0: tensor<8xcomplex<f64>>) -> tensor<8xcomplex<f64>> {
+    %0 = chlo.atan %arg0 : tensor<8xcomplex<f64>> -> tensor<8xcomplex<f64>>
+    return %0 : tensor<8xcomplex<f64>>
+}
+
+// ----- case chlo_next_after_f16
+func.func public @main(%arg0: tensor<64xf16>, %arg1: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.next_after %arg0, %arg1 : tensor<64xf16>, tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
+// ----- case chlo_next_after_bf16
+func.func public @main(%arg0: tensor<64xbf16>, %arg1: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.next_after %arg0, %arg1 : tensor<64xbf16>, tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
+}
+
+// ----- case chlo_next_after_f32
+func.func public @main(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.next_after %arg0, %arg1 : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_next_after_f64
+func.func public @main(%arg0: tensor<64xf64>, %arg1: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.next_after %arg0, %arg1 : tensor<64xf64>, tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
+}
+
+// ----- case chlo_next_after_edges_f32
+func.func public @main(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.next_after %arg0, %arg1 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_zeta_f16
+func.func public @main(%arg0: tensor<64xf16>, %arg1: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.zeta %arg0, %arg1 : tensor<64xf16>, tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
+// ----- case chlo_zeta_bf16
+func.func public @main(%arg0: tensor<64xbf16>, %arg1: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.zeta %arg0, %arg1 : tensor<64xbf16>, tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
+}
+
+// ----- case chlo_zeta_f32
+func.func public @main(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.zeta %arg0, %arg1 : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_zeta_f64
+func.func public @main(%arg0: tensor<64xf64>, %arg1: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.zeta %arg0, %arg1 : tensor<64xf64>, tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
+}
+
+// ----- case chlo_zeta_edges_f32
+func.func public @main(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.zeta %arg0, %arg1 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+}
+
+// ----- case chlo_polygamma_f16
+func.func public @main(%arg0: tensor<64xf16>, %arg1: tensor<64xf16>) -> tensor<64xf16> {
+    %0 = chlo.polygamma %arg0, %arg1 : tensor<64xf16>, tensor<64xf16> -> tensor<64xf16>
+    return %0 : tensor<64xf16>
+}
+
+// ----- case chlo_polygamma_bf16
+func.func public @main(%arg0: tensor<64xbf16>, %arg1: tensor<64xbf16>) -> tensor<64xbf16> {
+    %0 = chlo.polygamma %arg0, %arg1 : tensor<64xbf16>, tensor<64xbf16> -> tensor<64xbf16>
+    return %0 : tensor<64xbf16>
+}
+
+// ----- case chlo_polygamma_f32
+func.func public @main(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>) -> tensor<64xf32> {
+    %0 = chlo.polygamma %arg0, %arg1 : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
+    return %0 : tensor<64xf32>
+}
+
+// ----- case chlo_polygamma_f64
+func.func public @main(%arg0: tensor<64xf64>, %arg1: tensor<64xf64>) -> tensor<64xf64> {
+    %0 = chlo.polygamma %arg0, %arg1 : tensor<64xf64>, tensor<64xf64> -> tensor<64xf64>
+    return %0 : tensor<64xf64>
+}
+
+// ----- case chlo_polygamma_edges_f32
+func.func public @main(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = chlo.polygamma %arg0, %arg1 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+    return %0 : tensor<8xf32>
 }
 
 // ----- case chlo_top_k
@@ -3191,4 +3569,45 @@ func.func public @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
     %t1 = stablehlo.after_all %t0, %t0 : !stablehlo.token
     %0 = stablehlo.negate %arg0 : tensor<2xf32>
     return %0 : tensor<2xf32>
+}
+
+// ----- case dynamic_pad_constant
+func.func public @main(%arg0: tensor<2x3xf32>, %arg1: tensor<f32>) -> tensor<5x9xf32> {
+    %lo = stablehlo.constant dense<[0, 1]> : tensor<2xi64>
+    %hi = stablehlo.constant dense<[2, 1]> : tensor<2xi64>
+    %in = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+    %0 = stablehlo.dynamic_pad %arg0, %arg1, %lo, %hi, %in : (tensor<2x3xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<5x9xf32>
+    return %0 : tensor<5x9xf32>
+}
+
+// ----- case dynamic_pad_negative
+func.func public @main(%arg0: tensor<4x3xi32>, %arg1: tensor<i32>) -> tensor<3x5xi32> {
+    %lo = stablehlo.constant dense<[-1, 1]> : tensor<2xi32>
+    %hi = stablehlo.constant dense<[0, 1]> : tensor<2xi32>
+    %in = stablehlo.constant dense<0> : tensor<2xi32>
+    %0 = stablehlo.dynamic_pad %arg0, %arg1, %lo, %hi, %in : (tensor<4x3xi32>, tensor<i32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3x5xi32>
+    return %0 : tensor<3x5xi32>
+}
+
+// ----- case real_dynamic_slice_constant
+func.func public @main(%arg0: tensor<3x4xf32>) -> tensor<2x2xf32> {
+    %s = stablehlo.constant dense<[1, 0]> : tensor<2xi64>
+    %l = stablehlo.constant dense<[3, 4]> : tensor<2xi64>
+    %k = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+    %0 = stablehlo.real_dynamic_slice %arg0, %s, %l, %k : (tensor<3x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x2xf32>
+    return %0 : tensor<2x2xf32>
+}
+
+// ----- case dynamic_gather_constant
+func.func public @main(%arg0: tensor<3x4x2xf32>, %arg1: tensor<2x3x2xi64>) -> tensor<2x3x2x2xf32> {
+    %sz = stablehlo.constant dense<[1, 2, 2]> : tensor<3xi64>
+    %0 = "stablehlo.dynamic_gather"(%arg0, %arg1, %sz) {dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 2>, indices_are_sorted = false} : (tensor<3x4x2xf32>, tensor<2x3x2xi64>, tensor<3xi64>) -> tensor<2x3x2x2xf32>
+    return %0 : tensor<2x3x2x2xf32>
+}
+
+// ----- case dynamic_conv_constant
+func.func public @main(%arg0: tensor<1x5x4x2xf32>, %arg1: tensor<3x2x2x3xf32>) -> tensor<1x3x5x3xf32> {
+    %p = stablehlo.constant dense<[[1, 1], [0, 2]]> : tensor<2x2xi64>
+    %0 = "stablehlo.dynamic_conv"(%arg0, %arg1, %p) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64, window_strides = array<i64: 2, 1>, rhs_dilation = array<i64: 1, 1>, lhs_dilation = array<i64: 1, 1>} : (tensor<1x5x4x2xf32>, tensor<3x2x2x3xf32>, tensor<2x2xi64>) -> tensor<1x3x5x3xf32>
+    return %0 : tensor<1x3x5x3xf32>
 }
