@@ -30,6 +30,7 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..ops.registry import spec
+from . import block_pool
 from .step import Step
 
 BLOCK_ELEMENTS = 1 << 17  # elements per block: 512 KB of f32, measured best on a 12-op chain (RESULTS.md)
@@ -166,7 +167,7 @@ def group_runner(
     by_name: dict[str, Instruction],
 ) -> Callable[..., tuple[np.ndarray, ...]]:
     """The function of one fused step: the outside values in, the escaping values out (whole
-    arrays), computed block by block."""
+    arrays), computed block by block (on the device's cores: runtime/block_pool.py)."""
     dims = block_dims(group[-1], by_name)
     rows = max(1, BLOCK_ELEMENTS // max(math.prod(dims[1:]), 1))
     position = {m.name: k for k, m in enumerate(group)}
@@ -195,9 +196,9 @@ def group_runner(
 
     def run(*values: np.ndarray) -> tuple[np.ndarray, ...]:
         outs = [np.empty(shape, t) for shape, t in zip(out_shapes, out_types)]
-        block: list[Any] = [None] * len(steps)
-        for r0 in range(0, dims[0], rows):
-            r1 = min(r0 + rows, dims[0])
+
+        def rows_of(r0: int, r1: int) -> None:
+            block: list[Any] = [None] * len(steps)
             for k, (is_broadcast, kernel, refs, drop) in enumerate(steps):
                 if is_broadcast:
                     block[k] = kernel(values[refs[0][1]], r0, r1)
@@ -212,6 +213,8 @@ def group_runner(
                     block[j] = None
             for out, j in zip(outs, out_index):
                 out[r0:r1] = block[j]
+
+        block_pool.run_blocks(rows_of, dims[0], rows)
         return tuple(outs)
 
     return run
