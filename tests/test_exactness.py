@@ -119,3 +119,33 @@ def test_scaled_dot_scalar_scale_leaves_the_operand_and_types_round():
     assert got.ravel().tolist() == [np.float32(4 * (1 + 2**-10)), -1.5]  # f32: the tiny part kept
     got = _scaled(text.format(st="bf16", ss="2,1"), a, b, scale.astype(ml_dtypes.bfloat16), one)
     assert got.ravel().tolist() == [4.0, -1.5]  # the scale itself is bf16: 1 + 2^-10 rounds to 1
+
+
+def test_vector_sum_fixtures_name_the_vector_width_they_pin():
+    """The vector kernel's order (hlo.numerics.vector_sum) was read off XLA:CPU on an AVX-512
+    machine, where its vectors are 64 bytes wide; the fixture records the ISA it came from. On
+    a machine with other vector extensions XLA:CPU may group the sums otherwise (not verified),
+    and hlo keeps the order of the machine the fixtures came from."""
+    from hlo.numerics import vector_sum
+
+    with np.load(OPS / "exact_vector_sums.npz") as d:
+        isa = str(d["isa"])
+    assert isa == "x86-64 avx512f" and vector_sum.VECTOR_BYTES == 64
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape", "axes", "applies"),
+    [
+        (np.float32, (4096,), (0,), True),
+        (np.float32, (4095,), (0,), False),  # XLA:CPU's tree rewrite
+        (np.float64, (2, 4096), (1,), True),
+        (np.float32, (4096, 3), (0,), False),  # column sums: not modelled
+        (np.float32, (1, 2, 17000), (1, 2), False),  # several dimensions cut into chunks
+        (np.float32, (5, 2, 17000), (1, 2), True),
+        (np.float16, (8192,), (0,), False),
+    ],
+)
+def test_vector_sum_applies_where_xla_cpu_uses_its_vector_kernel(dtype, shape, axes, applies):
+    from hlo.numerics import vector_sum
+
+    assert vector_sum.applies(np.dtype(dtype), shape, axes) is applies

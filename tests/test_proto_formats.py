@@ -165,3 +165,38 @@ def test_errors_in_a_proto_name_the_file_computation_and_instruction(tmp_path, c
     path.write_bytes(m.SerializeToString())
     assert main(["fmt", str(path)]) == 1
     assert capsys.readouterr().err.strip().endswith("operand_ids: no instruction with id 999999")
+
+
+def _tables_and_ids(text: str) -> tuple[str, dict[str, str]]:
+    """The stack-frame tables as printed, and each instruction's stack_frame_id."""
+    start = text.index("\nFileNames\n")
+    end = min(i for i in (text.find("\n\n%", start), text.find("\n\nENTRY", start)) if i >= 0)
+    return text[start:end], dict(re.findall(r"%([\w.\-]+) = [^\n]*?stack_frame_id=(\d+)", text))
+
+
+def test_module_proto_keeps_its_stack_frame_tables_as_xla_loads_them():
+    """An HloModuleProto whose tables are in the order jax built them (not the order of first
+    reference) keeps them and the ids as they are when every frame is in use, as XLA's loader
+    does (frames.before.xla.txt: XLA's print of the loaded proto; frames over two files)."""
+    loaded = hlo.load(PROTO / "frames.before.module.pb")
+    want = (PROTO / "frames.before.xla.txt").read_text()
+    got = loaded.module.to_text("long")
+    assert _tables_and_ids(got) == _tables_and_ids(want)
+    assert normalized(got) == normalized(want)  # the rest too (computations in another order)
+    assert '"tools/frames/train.py"' in got and '"tools/frames/layers.py"' in got
+
+
+@pytest.mark.parametrize("stage", ["before", "after"])
+def test_text_parse_renumbers_stack_frames_as_xla_does(stage):
+    """XLA's text parser re-interns the tables (only frames in use, in order of first reference),
+    so its own parse-print round trip is not idempotent: the second round renumbers again (the
+    printer writes computations in another order than the parser met them). hlo gives XLA's
+    text at each round (frames.<stage>.reparsed.txt, .reparsed2.txt)."""
+    from hlo.text.parser import parse_module
+
+    text = (PROTO / f"frames.{stage}.xla.txt").read_text()
+    once = (PROTO / f"frames.{stage}.reparsed.txt").read_text()
+    twice = (PROTO / f"frames.{stage}.reparsed2.txt").read_text()
+    assert _tables_and_ids(text) != _tables_and_ids(once) != _tables_and_ids(twice)  # XLA renumbers
+    assert parse_module(text).to_text("long") == once
+    assert parse_module(once).to_text("long") == twice

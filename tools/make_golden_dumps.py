@@ -116,6 +116,19 @@ def mlp_grad(rng: np.random.Generator) -> Case:
 
 
 @program
+def stack_frames(rng: np.random.Generator) -> Case:
+    """A training step whose functions live in two files (tools/frames): grad, vmap, scan, cond
+    and while_loop calling across files under named scopes, so the stack-frame tables hold
+    several files, functions and nested frames."""
+    sys.path.insert(0, str(REPO_ROOT))
+    from tools.frames import train
+
+    ws = [normal(rng, 8, 8, scale=0.3) for _ in range(3)]
+    x, y = normal(rng, 4, 8), normal(rng, 4, 8)
+    return Case(train.step, (ws, x, y, normal(rng, 5, 4, 8), np.float32(1.0)))
+
+
+@program
 def cnn(rng: np.random.Generator) -> Case:
     """NHWC conv net: conv (padding 1, stride 1) + relu, max pool 2x2/2 (reduce-window), conv
     (stride 2), avg pool with padding (reduce-window add), dense layer, softmax."""

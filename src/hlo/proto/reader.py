@@ -17,8 +17,9 @@ from ..ops.registry import spec
 from ..text.lexer import c_escape
 from ..text.literal_codec import print_literal
 from ..text.metadata_codec import print_frontend_attributes, print_metadata
-from ..text.parser import parse_module
+from ..text.parser import ParseOptions, parse_module
 from ..text.shape_codec import print_shape
+from ..text.stack_frames import canonicalize_stack_frames
 from .literals import literal_from_proto
 from .metadata import metadata_from_proto
 from .op_attrs import CONVERTERS, Context, ints, quoted
@@ -30,10 +31,25 @@ def module_from_proto(p: Any, name: str) -> Module:
     """The Module an HloModuleProto describes; `name` (the file) prefixes errors."""
     text = module_text(p, name)
     try:
-        module = parse_module(text, f"{name} (as HLO text)")
+        module = parse_module(text, f"{name} (as HLO text)", ParseOptions(keep_stack_frames=True))
     except HloError as e:
         raise HloError(f"{name}: {_where(text, e)}{e.message}") from None
+    module = _stack_frames_as_xla_loads_them(p, module)
     return _with_recovery_table(p, _without_spans(module), name)
+
+
+def _stack_frames_as_xla_loads_them(p: Any, module: Module) -> Module:
+    """XLA keeps a proto's stack-frame tables and ids as they are when every frame is in use (an
+    instruction's or an ancestor of one); else it re-interns them in the proto's order of
+    instructions (seen on XLA:CPU's dumps of optimized modules, where passes dropped the
+    instructions of some frames)."""
+    index = module.stack_frames
+    if index is None:
+        return module
+    order = [i.metadata.stack_frame_id for c in p.computations for i in c.instructions]
+    reinterned = canonicalize_stack_frames(module, index, order)
+    kept = reinterned.stack_frames
+    return module if kept is not None and len(kept.stack_frames) == len(index.stack_frames) else reinterned
 
 
 def _with_recovery_table(p: Any, module: Module, name: str) -> Module:

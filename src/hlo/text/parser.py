@@ -30,6 +30,9 @@ class ParseOptions:
     fill_missing_layouts: bool = True
     keep_module_auto_layouts: bool = False
     max_recursion_depth: int = 8192
+    # XLA's text parser re-interns the stack-frame tables (hlo.text.stack_frames); a module
+    # built from an HloModuleProto keeps them and the ids as they are (the proto reader's case)
+    keep_stack_frames: bool = False
 
 
 HEADER_ATTRIBUTES = (
@@ -320,6 +323,8 @@ class HloParser:
             debug_attributes=header.get("debug_attributes", ()),
             span=self.lex.span(Token(Tok.EOF, 0, 1)),
         )
+        if self.options.keep_stack_frames:
+            return module.replace(stack_frames=stack_frames)
         return canonicalize_stack_frames(module, stack_frames)
 
 

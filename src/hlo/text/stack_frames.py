@@ -1,8 +1,12 @@
-"""XLA re-interns a parsed module's stack-frame tables: only frames some instruction's metadata
-refers to are kept (ancestors first, in order of first reference) and the ids are renumbered."""
+"""XLA re-interns a module's stack-frame tables when it builds the module from text or from an
+HloModuleProto: only frames some instruction's metadata refers to are kept (ancestors first, in
+order of first reference) and the ids are renumbered. The order of reference is the order the
+instructions come in: the text's, or the proto's (computations and instructions as stored),
+which can differ from the order the module prints in."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from ..ir.computation import Computation
@@ -62,8 +66,15 @@ class _Interner:
         )
 
 
-def canonicalize_stack_frames(module: Module, index: StackFrameIndex | None) -> Module:
+def canonicalize_stack_frames(
+    module: Module, index: StackFrameIndex | None, order: Iterable[int] = ()
+) -> Module:
+    """`module` with the tables of `index` re-interned; `order`, the stack_frame_ids in the order
+    the instructions came in if not the module's own order."""
     interner = _Interner(index or StackFrameIndex())
+    for frame_id in order:
+        if frame_id:
+            interner.frame(frame_id)
     computations: list[Computation] = []
     changed = False
     for c in module.computations:
