@@ -8,7 +8,6 @@ reducer, where no order changes the result, are one NumPy reduce."""
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable
 from typing import Any
 
@@ -23,9 +22,8 @@ from .context import KernelContext
 from .ordered_fold import fold_in_order, fold_known_in_order, window_masks
 from .scan import scan, scan_axis
 from .tree_reduce import tree_reduce
-from .vector_sum import SPLIT_RESULTS
+from .vector_sum import SPLIT_RESULTS, vector_sum
 from .vector_sum import applies as vector_applies
-from .vector_sum import vector_sum
 from .windows import window_view
 
 Values = tuple[np.ndarray, ...]
