@@ -18,10 +18,10 @@ from ..ir.opcode import Opcode
 from . import numerics, subnormals
 from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .context import KernelContext
-from .ordered_fold import fold_in_order, fold_known_in_order, window_masks
+from .ordered_fold import fold_in_order
 from .scan import scan, scan_axis
 from .tree_reduce import tree_reduce
-from .windows import window_view
+from .window_fold import fold_window, fold_window_known
 
 Values = tuple[np.ndarray, ...]
 
@@ -90,9 +90,9 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
 
 
 def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """The kernel of reduce-window: windows as strided views, each folded in XLA:CPU's order
-    (hlo.numerics.ordered_fold: from the init value, the operand's elements one by one, padding
-    and dilation holes skipped); scans (jax's cumulative reductions) in the order of XLA:CPU's
+    """The kernel of reduce-window: each window folded in XLA:CPU's order, one shifted pass per
+    window position (hlo.numerics.window_fold: from the init value, the operand's elements one
+    by one, padding and dilation holes skipped); scans (jax's cumulative reductions) in the order of XLA:CPU's
     rewrite of them (hlo.numerics.scan)."""
     window: Window = instr.attrs["window"]
     computation = ctx.module.computation(instr.attrs["to_apply"])
@@ -103,7 +103,6 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
     def run(*operands: np.ndarray) -> Any:
         n = len(operands) // 2
         values, inits = operands[:n], operands[n:]
-        rank = values[0].ndim
         shape = values[0].shape
         found = scan_axis(shape, window)
         if found is not None:
@@ -113,15 +112,10 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
             assert step is not None
             scanned = tuple(np.moveaxis(r, -1, axis) for r in scan(step, xs, inits, forward, exclusive))
             return scanned if n > 1 else scanned[0]
-        views = tuple(window_view(v, window, i) for v, i in zip(values, inits))
-        if views[0].size == 0:
-            results = tuple(np.broadcast_to(i, views[0].shape[:rank]) for i in inits)
-            return results if n > 1 else results[0]
-        masks = window_masks(shape, window)
         if reducer is not None:
-            return fold_known_in_order(reducer.combine, views[0], inits[0], rank, masks, flush)
+            return fold_window_known(reducer.opcode, reducer.combine, values[0], inits[0], window, flush)
         assert apply is not None
-        results = fold_in_order(apply, views, inits, rank, masks)
+        results = fold_window(apply, values, inits, window)
         return results if n > 1 else results[0]
 
     return run
