@@ -110,7 +110,9 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
             xs = tuple(np.moveaxis(v, axis, -1) for v in values)
             step = _step(reducer, flush) if reducer is not None else apply
             assert step is not None
-            scanned = tuple(np.moveaxis(r, -1, axis) for r in scan(step, xs, inits, forward, exclusive))
+            running = _running(reducer, flush, xs[0].dtype)
+            results = scan(step, xs, inits, forward, exclusive, running)
+            scanned = tuple(np.moveaxis(r, -1, axis) for r in results)
             return scanned if n > 1 else scanned[0]
         if reducer is not None:
             return fold_window_known(reducer.opcode, reducer.combine, values[0], inits[0], window, flush)
@@ -119,6 +121,18 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
         return results if n > 1 else results[0]
 
     return run
+
+
+def _running(reducer: Reducer | None, flush: Callable[..., Any] | None, dtype: np.dtype) -> np.ufunc | None:
+    """The ufunc whose `accumulate` is this reducer's running fold, step for step: a sum or
+    product of numbers when no step needs software flushing (the CPU's mode flushes them)."""
+    if reducer is None or reducer.opcode not in (Opcode.ADD, Opcode.MULTIPLY):
+        return None
+    if flush is not None and not subnormals.active():
+        return None
+    if not ((dtype.kind in "iufc" and not numerics.is_ml_dtype(dtype)) or numerics.is_float(dtype)):
+        return None
+    return np.add if reducer.opcode is Opcode.ADD else np.multiply
 
 
 def _extreme(
