@@ -106,9 +106,12 @@ def fold_window_known(
         # flushing is monotone in the order max/min use (-0 below +0), so the extreme of the
         # flushed elements is the flushed extreme: the operand is flushed only if needed below
         return _extremes(opcode, combine, x, init, window, acc, flush)
-    if flush is not None:
-        x = flush(x)  # once for the operand, as each step would flush its element
-    if not in_place or (flush is not None and not subnormals.active() and opcode not in _SELECTS):
+    software = flush is not None and not subnormals.active()
+    if flush is not None and (software or not in_place or opcode in _SELECTS):
+        # once for the operand, as each step would flush its element (in the CPU's mode a sum
+        # or product treats a subnormal operand as zero by itself)
+        x = flush(x)
+    if not in_place or (software and opcode not in _SELECTS):
         # each partial result flushed in software (the CPU's mode is off), or a reducer with no
         # NumPy form in place: step by step, as the reducer computes
         for out, at in passes(x.shape, window):
