@@ -65,11 +65,11 @@ def _window(dims: list[tuple[int, int, int, int, int, int]]) -> str:
 
 
 def _reduce_window(comp: str, t: str, shape: tuple[int, ...], dims: list[tuple[int, ...]], init: str) -> str:
-    out = [_out(n, *d) for n, d in zip(shape, dims)]  # type: ignore[misc]
+    out = [_out(n, *d) for n, d in zip(shape, dims)]
     return (
         "HloModule m\n\n" + comp + "ENTRY main {\n"
         f"  x = {t}[{','.join(map(str, shape))}] parameter(0)\n  z = {t}[] constant({init})\n"
-        f"  ROOT r = {t}[{','.join(map(str, out))}] reduce-window(x, z), window={{{_window(dims)}}}, to_apply=f\n}}\n"  # type: ignore[arg-type]
+        f"  ROOT r = {t}[{','.join(map(str, out))}] reduce-window(x, z), window={{{_window(dims)}}}, to_apply=f\n}}\n"
     )
 
 

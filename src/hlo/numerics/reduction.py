@@ -1,8 +1,9 @@
 """Reductions: reduce and reduce-window over any computation, in XLA:CPU's order wherever the
-order can show: float reduces as its tree rewrite runs them (hlo.numerics.tree_reduce), windows
-folded from the init value (hlo.numerics.ordered_fold), scans as its scan rewrite runs them
-(hlo.numerics.scan); a recognised reducer steps as its NumPy function in the element type, any
-other computation runs lifted to arrays. Integer and predicate reduces with a recognised
+order can show: float reduces as its tree rewrite runs them (hlo.numerics.tree_reduce),
+windows folded from the init value (hlo.numerics.window_fold; variadic reduces:
+hlo.numerics.ordered_fold), scans as its scan rewrite runs them (hlo.numerics.scan); a
+recognised reducer steps as its NumPy function in the element type, any other computation
+runs lifted to arrays. Integer and predicate reduces with a recognised
 reducer, where no order changes the result, are one NumPy reduce."""
 
 from __future__ import annotations
