@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -134,6 +135,7 @@ def family_window_order() -> Iterator[Case]:
                 "  ROOT o = s32[" + str(m) + "] get-tuple-element(r), index=1\n}\n")  # fmt: skip
         yield text, [x, ix], ["f32", "s32", "s32"], True
     yield from _select_and_scatter(rng)
+    yield from _select_and_scatter_edges(rng)
     yield from _scatter_rows(rng)
 
 
@@ -177,6 +179,30 @@ def _select_and_scatter(rng: np.random.Generator, windows: list[Any] = SCAN_ROW_
                 yield text, [x, source], ["f32", "f32", "f32"], True
 
 
+HALF = "h {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n  c = f32[] constant(0.5)\n  m = f32[] multiply(p, c)\n  ROOT r = f32[] add(m, q)\n}\n\n"
+
+
+def _select_and_scatter_edges(rng: np.random.Generator) -> Iterator[Case]:
+    """A scatter computation that is no single op (run lifted; not commutative, so the order
+    of combining into one element shows), and windows of padding only (nothing scattered)."""
+    for shape, window, out, scatter in (
+        ((9,), "size=3 stride=1", (7,), "h"),
+        ((5, 6), "size=3x2 stride=1x1 pad=1_1x0_0", (5, 5), "h"),
+        ((6,), "size=2 stride=2 pad=0_4", (5,), "f"),
+        ((6,), "size=2 stride=2 pad=0_4", (5,), "h"),
+        ((10, 10), "size=7x7 stride=1x1", (4, 4), "h"),  # more overlapping windows than compared
+        ((0, 3), "size=1x2 stride=1x1", (0, 2), "f"),
+    ):
+        x = rng.choice(np.array([1, 2, 3, 3], np.float32), size=shape)
+        source = _cancelling(out, rng)
+        text = ("HloModule m\n\n" + GE + ADD + HALF + "ENTRY main {\n"
+                f"  x = f32[{','.join(map(str, shape))}] parameter(0)\n  s = f32[{','.join(map(str, out))}] parameter(1)\n"
+                "  z = f32[] constant(0.25)\n"
+                f"  ROOT r = f32[{','.join(map(str, shape))}] select-and-scatter(x, s, z), window={{{window}}}, "
+                f"select=ge, scatter={scatter}\n}}\n")  # fmt: skip
+        yield text, [x, source], ["f32", "f32", "f32"], True
+
+
 def _scatter_rows(rng: np.random.Generator) -> Iterator[Case]:
     """Embedding-gradient scatter-adds: rows with repeated ids (each element's additions in
     update order), distinct ids, and ids out of range (skipped)."""
@@ -191,6 +217,28 @@ def _scatter_rows(rng: np.random.Generator) -> Iterator[Case]:
                 "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=f\n}\n")  # fmt: skip
         base = rng.choice(np.array([0.0, 0.5, 1e8], np.float32), size=(vocab, width))
         yield text, [base, ids[:, None], updates], ["f32", "s32", "f32", "f32"], True
+    # s4 rows wrap (the narrow integers add through int64), and a replacing scatter: the last
+    # update of an element wins
+    ids = rng.integers(0, 5, 9).astype(np.int32)[:, None]
+    for t, comp, values in (
+        (
+            "s4",
+            "f {\n  p = s4[] parameter(0)\n  q = s4[] parameter(1)\n  ROOT r = s4[] add(p, q)\n}\n\n",
+            rng.integers(-8, 8, (9, 3)),
+        ),
+        (
+            "f32",
+            "f {\n  p = f32[] parameter(0)\n  ROOT q = f32[] parameter(1)\n}\n\n",
+            rng.standard_normal((9, 3)),
+        ),
+    ):
+        dtype = {"s4": ml_dtypes.int4, "f32": np.float32}[t]
+        text = ("HloModule m\n\n" + comp + "ENTRY main {\n"
+                f"  a = {t}[5,3] parameter(0)\n  i = s32[9,1] parameter(1)\n  u = {t}[9,3] parameter(2)\n"
+                f"  ROOT r = {t}[5,3] scatter(a, i, u), update_window_dims={{1}}, inserted_window_dims={{0}}, "
+                "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=f\n}\n")  # fmt: skip
+        base = np.zeros((5, 3), dtype) if t == "s4" else rng.standard_normal((5, 3)).astype(dtype)
+        yield text, [base, ids, values.astype(dtype)], [t, "s32", t, t], True
 
 
 def family_column_order() -> Iterator[Case]:
