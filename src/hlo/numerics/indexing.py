@@ -129,9 +129,9 @@ def scatter(
     combine_at: Combiner | None,
     apply: Callable[..., Any] | None,
 ) -> list[np.ndarray]:
-    """XLA's Scatter. `combine_at(flat_operand, positions, values)` updates in place for a
-    recognised single-operand computation; otherwise `apply` (the lifted computation of 2N
-    parameters) runs in rounds."""
+    """XLA's Scatter. `combine_at(flat_operand, positions, values)` (one row per update)
+    updates in place for a recognised single-operand computation; otherwise `apply` (the
+    lifted computation of 2N parameters) runs in rounds."""
     operand = operands[0]
     rank = operand.ndim
     starts = _starts(indices, m, rank)
@@ -156,16 +156,19 @@ def scatter(
         view = [1] * rank
         view[d] = sizes[d]
         offsets = offsets + (np.arange(sizes[d]) * strides[d]).reshape(view)
-    positions = (flat_starts @ strides)[:, None] + offsets.reshape(1, window)
-    positions = positions[fits].reshape(-1)
-    values = [np.transpose(u, order).reshape(count, window)[fits].reshape(-1) for u in updates]
+    # (the mask only where some update does not fit: a copy of every update and position less)
+    everywhere = bool(fits.all())
+    kept = flat_starts if everywhere else flat_starts[fits]
+    positions = (kept @ strides)[:, None] + offsets.reshape(1, window)  # one row per update
+    rows = [np.transpose(u, order).reshape(count, window) for u in updates]
+    values = [r if everywhere else r[fits] for r in rows]
     results = [o.copy().reshape(-1) for o in operands]
     if positions.size:
         if combine_at is not None:
             combine_at(results[0], positions, values[0])
         else:
             assert apply is not None
-            _in_rounds(results, positions, values, apply)
+            _in_rounds(results, positions.reshape(-1), [v.reshape(-1) for v in values], apply)
     return [r.reshape(o.shape) for r, o in zip(results, operands)]
 
 
@@ -190,6 +193,19 @@ def _in_rounds(
             r[at] = v
 
 
+def _disjoint_rows(positions: np.ndarray) -> bool:
+    """Whether rows of positions (each the same run of consecutive elements, shifted: an
+    embedding's rows) never share an element; checked on the rows' starts only. Single
+    elements are left to ufunc.at, which is cheaper than sorting them."""
+    if positions.ndim != 2 or positions.shape[1] < 2:
+        return False
+    width = positions.shape[1]
+    if positions[0, -1] - positions[0, 0] != width - 1:
+        return False
+    starts = np.sort(positions[:, 0])
+    return bool(np.all(np.diff(starts) >= width))
+
+
 def ufunc_combiner(ufunc: np.ufunc | None) -> Combiner:
     """`ufunc.at` (in update order), or replacement when `ufunc` is None."""
     if ufunc is None:
@@ -202,9 +218,14 @@ def ufunc_combiner(ufunc: np.ufunc | None) -> Combiner:
     def at(flat: np.ndarray, positions: np.ndarray, values: np.ndarray) -> None:
         if is_ml_dtype(flat.dtype) and not is_float(flat.dtype):  # s4, u4...: wrap through int64
             work = flat.astype(np.int64)
-            ufunc.at(work, positions, values.astype(np.int64))
+            ufunc.at(work, positions.reshape(-1), values.reshape(-1).astype(np.int64))
             flat[:] = work.astype(flat.dtype)
-        else:  # in the element type: bf16 and f16 round after every update, as XLA:CPU's
-            ufunc.at(flat, positions, values.astype(flat.dtype, copy=False))
+            return
+        # in the element type: bf16 and f16 round after every update, as XLA:CPU's
+        values = values.astype(flat.dtype, copy=False)
+        if _disjoint_rows(positions):  # no element updated twice: the order cannot show
+            flat[positions] = ufunc(flat[positions], values)
+        else:
+            ufunc.at(flat, positions.reshape(-1), values.reshape(-1))
 
     return at

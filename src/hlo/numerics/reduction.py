@@ -1,8 +1,9 @@
 """Reductions: reduce and reduce-window over any computation, in XLA:CPU's order wherever the
-order can show: float reduces as its tree rewrite runs them (hlo.numerics.tree_reduce), windows
-folded from the init value (hlo.numerics.ordered_fold), scans as its scan rewrite runs them
-(hlo.numerics.scan); a recognised reducer steps as its NumPy function in the element type, any
-other computation runs lifted to arrays. Integer and predicate reduces with a recognised
+order can show: float reduces as its tree rewrite runs them (hlo.numerics.tree_reduce),
+windows folded from the init value (hlo.numerics.window_fold; variadic reduces:
+hlo.numerics.ordered_fold), scans as its scan rewrite runs them (hlo.numerics.scan); a
+recognised reducer steps as its NumPy function in the element type, any other computation
+runs lifted to arrays. Integer and predicate reduces with a recognised
 reducer, where no order changes the result, are one NumPy reduce."""
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from ..ir.opcode import Opcode
 from . import numerics, subnormals
 from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .context import KernelContext
-from .ordered_fold import fold_in_order, fold_known_in_order, window_masks
+from .ordered_fold import fold_in_order
 from .scan import scan, scan_axis
 from .tree_reduce import tree_reduce
 from .vector_sum import SPLIT_RESULTS, vector_sum
 from .vector_sum import applies as vector_applies
-from .windows import window_view
+from .window_fold import fold_window, fold_window_known
 
 Values = tuple[np.ndarray, ...]
 
@@ -104,9 +105,9 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
 
 
 def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """The kernel of reduce-window: windows as strided views, each folded in XLA:CPU's order
-    (hlo.numerics.ordered_fold: from the init value, the operand's elements one by one, padding
-    and dilation holes skipped); scans (jax's cumulative reductions) in the order of XLA:CPU's
+    """The kernel of reduce-window: each window folded in XLA:CPU's order, one shifted pass per
+    window position (hlo.numerics.window_fold: from the init value, the operand's elements one
+    by one, padding and dilation holes skipped); scans (jax's cumulative reductions) in the order of XLA:CPU's
     rewrite of them (hlo.numerics.scan)."""
     window: Window = instr.attrs["window"]
     computation = ctx.module.computation(instr.attrs["to_apply"])
@@ -117,7 +118,6 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
     def run(*operands: np.ndarray) -> Any:
         n = len(operands) // 2
         values, inits = operands[:n], operands[n:]
-        rank = values[0].ndim
         shape = values[0].shape
         found = scan_axis(shape, window)
         if found is not None:
@@ -125,20 +125,29 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
             xs = tuple(np.moveaxis(v, axis, -1) for v in values)
             step = _step(reducer, flush) if reducer is not None else apply
             assert step is not None
-            scanned = tuple(np.moveaxis(r, -1, axis) for r in scan(step, xs, inits, forward, exclusive))
+            running = _running(reducer, flush, xs[0].dtype)
+            results = scan(step, xs, inits, forward, exclusive, running)
+            scanned = tuple(np.moveaxis(r, -1, axis) for r in results)
             return scanned if n > 1 else scanned[0]
-        views = tuple(window_view(v, window, i) for v, i in zip(values, inits))
-        if views[0].size == 0:
-            results = tuple(np.broadcast_to(i, views[0].shape[:rank]) for i in inits)
-            return results if n > 1 else results[0]
-        masks = window_masks(shape, window)
         if reducer is not None:
-            return fold_known_in_order(reducer.combine, views[0], inits[0], rank, masks, flush)
+            return fold_window_known(reducer.opcode, reducer.combine, values[0], inits[0], window, flush)
         assert apply is not None
-        results = fold_in_order(apply, views, inits, rank, masks)
+        results = fold_window(apply, values, inits, window)
         return results if n > 1 else results[0]
 
     return run
+
+
+def _running(reducer: Reducer | None, flush: Callable[..., Any] | None, dtype: np.dtype) -> np.ufunc | None:
+    """The ufunc whose `accumulate` is this reducer's running fold, step for step: a sum or
+    product of numbers when no step needs software flushing (the CPU's mode flushes them)."""
+    if reducer is None or reducer.opcode not in (Opcode.ADD, Opcode.MULTIPLY):
+        return None
+    if flush is not None and not subnormals.active():
+        return None
+    if not ((dtype.kind in "iufc" and not numerics.is_ml_dtype(dtype)) or numerics.is_float(dtype)):
+        return None
+    return np.add if reducer.opcode is Opcode.ADD else np.multiply
 
 
 def _extreme(

@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..ir.attrs import Window, WindowDimension
-from .ordered_fold import fold_in_order, window_masks
-from .windows import windows
+from .window_fold import fold_window
 
 BASE = 16
 Values = tuple[np.ndarray, ...]
@@ -45,26 +44,70 @@ def scan_axis(shape: Sequence[int], window: Window) -> tuple[int, bool, bool] | 
     return found
 
 
-def _plain(apply: Apply, xs: Values, inits: Values, low: int, high: int, size: int) -> Values:
-    """A reduce-window along the last axis (window `size`, stride 1, padding low/high), folded
-    in order with padding skipped."""
-    window = Window((WindowDimension(size, 1, low, high),))
+def _plain(
+    apply: Apply, xs: Values, inits: Values, low: int, high: int, size: int, running: np.ufunc | None
+) -> Values:
+    """A reduce-window along the last axis (window `size` as long as the axis, stride 1,
+    padding low/high), folded in order with padding skipped."""
+    n = xs[0].shape[-1]
+    if high == 0 and low in (n - 1, n) and size == n and n > 0:
+        if running is not None and len(xs) == 1:
+            return (_accumulated(running, xs[0], inits[0], exclusive=low == n),)
+        return _prefix(apply, xs, inits, exclusive=low == n)
+    # a window reaching forward from each element: no running form (f(x_j, f(x_j+1, ...)) is
+    # another order), so one shifted pass per window position (hlo.numerics.window_fold)
+    lead = xs[0].ndim - 1
+    window = Window((*(WindowDimension(1),) * lead, WindowDimension(size, 1, low, high)))
+    return fold_window(apply, xs, inits, window)
+
+
+def _accumulated(ufunc: np.ufunc, x: np.ndarray, init: np.ndarray, exclusive: bool) -> np.ndarray:
+    """_prefix for a reducer that is one NumPy ufunc whose steps need nothing more (no software
+    flushing): `ufunc.accumulate` is that running fold, one step after another in the element
+    type (not pairwise, unlike `ufunc.reduce`), started from f(init, x_0)."""
+    first = 1 if exclusive else 0
+    out = np.empty((*x.shape[:-1], x.shape[-1] + first), dtype=init.dtype)
+    if exclusive:
+        out[..., 0] = init
+    body = out[..., first:]
+    body[...] = x
+    body[..., 0] = ufunc(init, x[..., 0])
+    ufunc.accumulate(body, axis=-1, dtype=body.dtype, out=body)
+    return out
+
+
+def _prefix(apply: Apply, xs: Values, inits: Values, exclusive: bool) -> Values:
+    """A forward scan: output j folds the init value and elements 0..j (0..j-1 when exclusive)
+    in order, which is exactly the running fold acc_j = f(acc_j-1, x_j): one step per
+    element position (the windowed form would take n(n+1)/2)."""
     lead = xs[0].shape[:-1]
-    views = []
-    for x in xs:
-        fill = np.zeros((), x.dtype)  # never read: padding is skipped
-        edges = np.broadcast_to(fill, (*lead, low)), np.broadcast_to(fill, (*lead, high))
-        views.append(windows(np.concatenate([edges[0], x, edges[1]], axis=-1), [size], [1], [1]))
-    return fold_in_order(apply, tuple(views), inits, 1, window_masks(xs[0].shape[-1:], window))
+    n = xs[0].shape[-1]
+    first = 1 if exclusive else 0
+    # element positions first, so that each step reads and writes contiguous arrays (the same
+    # steps in the same order; the results are returned as views in the operand's axis order)
+    columns = [np.ascontiguousarray(np.moveaxis(x, -1, 0)) for x in xs]
+    outs = [np.empty((n + first, *lead), dtype=i.dtype) for i in inits]
+    acc: Values = tuple(np.broadcast_to(i, lead) for i in inits)
+    for o, a in zip(outs, acc):
+        if exclusive:
+            o[0] = a
+    for j in range(n):
+        acc = _tuple(apply(*acc, *(c[j] for c in columns)))
+        for o, a in zip(outs, acc):
+            o[j + first] = a
+    return tuple(np.moveaxis(o, 0, -1) for o in outs)
 
 
-def scan(apply: Apply, xs: Values, inits: Values, forward: bool, exclusive: bool) -> Values:
+def scan(
+    apply: Apply, xs: Values, inits: Values, forward: bool, exclusive: bool, running: np.ufunc | None = None
+) -> Values:
     """The scan of the last axis of each of `xs` with `apply` (2N arrays -> N of them) as
-    XLA:CPU runs it; n + 1 results when exclusive."""
+    XLA:CPU runs it; n + 1 results when exclusive. `running`: the reducer as a NumPy ufunc
+    whose `accumulate` computes its running fold exactly (or None)."""
     n = xs[0].shape[-1]
     if n <= BASE:
         low, high = (n - (0 if exclusive else 1), 0) if forward else (0, n - (0 if exclusive else 1))
-        return _plain(apply, xs, inits, low, high, n)
+        return _plain(apply, xs, inits, low, high, n, running)
     padded_length = -(-n // BASE) * BASE
     lead = xs[0].shape[:-1]
     if padded_length != n:
@@ -74,9 +117,9 @@ def scan(apply: Apply, xs: Values, inits: Values, forward: bool, exclusive: bool
         )
     columns = padded_length // BASE
     tiles = tuple(x.reshape(*lead, columns, BASE) for x in xs)
-    outer = _plain(apply, tiles, inits, BASE - 1 if forward else 0, 0 if forward else BASE - 1, BASE)
+    outer = _plain(apply, tiles, inits, BASE - 1 if forward else 0, 0 if forward else BASE - 1, BASE, running)
     totals = tuple(o[..., -1] if forward else o[..., 0] for o in outer)
-    carry = scan(apply, totals, inits, forward, exclusive=True)
+    carry = scan(apply, totals, inits, forward, exclusive=True, running=running)
     carry = tuple((c[..., :columns] if forward else c[..., 1:])[..., None] for c in carry)
     combined = _tuple(apply(*outer, *carry))
     results = []

@@ -1,19 +1,29 @@
 """Select-and-scatter (page 003): in each window of the operand, `select` picks one element
-(scanning the window in order, a candidate replaces the current pick unless select(pick,
-candidate) holds); each source value is combined into the output at its window's pick with
-`scatter`, the output starting at the init value. Windows are strided views (padding is never
-picked); the scan runs once per window element, vectorized over all windows."""
+(scanning the window in row-major order, a candidate replaces the current pick unless
+select(pick, candidate) holds); each source value is combined into the output at its window's
+pick with `scatter`, the output starting at the init value, windows in row-major order (so the
+combinations into one element happen in window order, as XLA:CPU's loop does them).
+
+The scan is one shifted pass per window position over all windows at once
+(hlo.numerics.window_fold.passes: padding is never picked). The scatter runs in rounds: a
+window's round is how many earlier windows picked the same element, found by comparing each
+window's pick with its overlapping earlier neighbours', so each round combines into distinct
+elements and each element takes its values in window order.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import product
 from typing import Any
 
 import numpy as np
 
 from ..ir.attrs import Window
 from .indexing import Combiner, _in_rounds
-from .windows import window_view
+from .window_fold import Slices, output_dims, passes
+
+_NEIGHBOURS_LIMIT = 40  # earlier overlapping neighbours compared per window; above, sort instead
 
 
 def select_and_scatter(
@@ -25,30 +35,125 @@ def select_and_scatter(
     combine_at: Combiner | None,
     apply: Callable[..., Any] | None,
 ) -> np.ndarray:
-    positions = np.arange(operand.size, dtype=np.int64).reshape(operand.shape)
-    values = window_view(operand, window, np.zeros((), operand.dtype))
-    where = window_view(positions, window, np.array(-1, np.int64))
-    count = source.size
-    values = values.reshape(count, -1)
-    where = where.reshape(count, -1)
-    picked_value = values[:, 0].copy()
-    picked = where[:, 0].copy()
-    for k in range(1, values.shape[1]):
-        candidate, at = values[:, k], where[:, k]
-        have = picked >= 0
-        keep = np.asarray(select(picked_value, candidate), dtype=bool)
-        take = (at >= 0) & (~have | ~keep)
-        picked = np.where(take, at, picked)
-        picked_value = np.where(take, candidate, picked_value)
+    grid = output_dims(operand.shape, window)
+    targets = _picks(operand, window, grid, select)
     out = np.full(operand.size, init, dtype=operand.dtype)
-    valid = picked >= 0
-    targets, updates = picked[valid], source.reshape(-1)[valid]
-    if targets.size:
-        if combine_at is not None:
-            combine_at(out, targets, updates)
-        else:
-            assert apply is not None
-            results = [out]
-            _in_rounds(results, targets, [updates], apply)
-            out = results[0]
+    valid = targets >= 0
+    updates = source.reshape(grid)
+    offsets = _earlier_neighbours(window)
+    if offsets is None:  # long overlapping windows: order each element's updates by sorting
+        _combine_in_order(out, targets[valid], updates[valid], combine_at, apply)
+        return out.reshape(operand.shape)
+    everywhere = bool(valid.all())
+    rank = np.zeros(grid, dtype=np.int32)
+    for delta in offsets:
+        here = tuple(slice(d, None) if d >= 0 else slice(None, d) for d in delta)
+        there = tuple(slice(None, -d if d > 0 else None) if d >= 0 else slice(-d, None) for d in delta)
+        same = targets[here] == targets[there]
+        rank[here] += same if everywhere else same & valid[here]
+    for r in range(int(rank.max(initial=0)) + 1):
+        pick = rank == r
+        if not everywhere:
+            pick &= valid
+        _combine_unique(out, targets[pick], updates[pick], combine_at, apply)
     return out.reshape(operand.shape)
+
+
+def _picks(
+    operand: np.ndarray, window: Window, grid: tuple[int, ...], select: Callable[..., Any]
+) -> np.ndarray:
+    """Per window, the flat operand index of the element `select` picks (-1 for a window of
+    padding only): the scan of page 003, one window position at a time over every window."""
+    steps = list(passes(operand.shape, window))
+    picked_value = np.zeros(grid, dtype=operand.dtype)
+    picked = np.full(grid, -1, dtype=np.int8 if len(steps) < 128 else np.int32)  # which step
+    have: np.ndarray | None = np.zeros(grid, dtype=bool)  # None once every window has a pick
+    for step, (out, at) in enumerate(steps):
+        candidate = operand[at]
+        current = picked_value[out]
+        take = np.asarray(select(current, candidate), dtype=bool)
+        if have is not None:
+            take &= have[out]  # the first real element is taken without asking select
+        np.logical_not(take, out=take)
+        np.copyto(current, candidate, where=take)
+        np.copyto(picked[out], step, where=take)
+        if have is not None:
+            have[out] = True
+            have = None if have.all() else have
+    return _flat_targets(operand.shape, grid, steps, picked)
+
+
+def _flat_targets(
+    shape: tuple[int, ...], grid: tuple[int, ...], steps: list[tuple[Slices, Slices]], picked: np.ndarray
+) -> np.ndarray:
+    """The flat operand index of each window's pick from the step that picked it: per axis a
+    (step, window index) -> coordinate table, gathered only along axes where steps differ."""
+    targets = np.zeros(grid, dtype=np.int64)
+    if not steps:
+        return targets - 1
+    stride = 1
+    for a in reversed(range(len(shape))):
+        table = np.zeros((len(steps), grid[a]), dtype=np.int64)
+        for step, (out, at) in enumerate(steps):
+            table[step, out[a]] = np.arange(at[a].start, at[a].stop, at[a].step) * stride
+        view = [1] * len(grid)
+        view[a] = grid[a]
+        index = np.arange(grid[a]).reshape(view)
+        if (table == table[:1]).all():
+            targets += table[0][index]  # the same along this axis for every step
+        else:
+            targets += table[picked.astype(np.intp), index]
+        stride *= shape[a]
+    targets[picked < 0] = -1
+    return targets
+
+
+def _earlier_neighbours(window: Window) -> list[tuple[int, ...]] | None:
+    """The window-index offsets of the earlier (row-major) windows that can overlap a window;
+    None when there are too many to compare."""
+    reach = []
+    for d in window.dimensions:
+        span = (d.size - 1) * d.window_dilation + 1
+        reach.append(max(-(-span // d.stride) - 1, 0))  # windows this far apart can overlap
+    count = 1
+    for c in reach:
+        count *= 2 * c + 1
+    if count // 2 > _NEIGHBOURS_LIMIT:
+        return None
+    ranges = [range(-c, c + 1) for c in reach]
+    return [delta for delta in product(*ranges) if any(delta) and next(d for d in delta if d) > 0]
+
+
+def _combine_unique(
+    out: np.ndarray,
+    targets: np.ndarray,
+    updates: np.ndarray,
+    combine_at: Combiner | None,
+    apply: Callable[..., Any] | None,
+) -> None:
+    """Combine updates into distinct elements of `out`."""
+    if targets.size == 0:
+        return
+    if combine_at is not None:
+        combine_at(out, targets, updates)
+    else:
+        assert apply is not None
+        out[targets] = np.asarray(apply(out[targets], updates)).astype(out.dtype, copy=False)
+
+
+def _combine_in_order(
+    out: np.ndarray,
+    targets: np.ndarray,
+    updates: np.ndarray,
+    combine_at: Combiner | None,
+    apply: Callable[..., Any] | None,
+) -> None:
+    if targets.size == 0:
+        return
+    if combine_at is not None:
+        combine_at(out, targets, updates)
+    else:
+        assert apply is not None
+        results = [out]
+        _in_rounds(results, targets, [updates], apply)
+        out[:] = results[0]
