@@ -30,7 +30,6 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..ops.registry import spec
-from . import block_pool
 from .step import Step
 
 BLOCK_ELEMENTS = 1 << 17  # elements per block: 512 KB of f32, measured best on a 12-op chain (RESULTS.md)
@@ -167,7 +166,9 @@ def group_runner(
     by_name: dict[str, Instruction],
 ) -> Callable[..., tuple[np.ndarray, ...]]:
     """The function of one fused step: the outside values in, the escaping values out (whole
-    arrays), computed block by block (on the device's cores: runtime/block_pool.py)."""
+    arrays), computed block by block. (On one core: blocks on two threads measured no faster on
+    the chains and 2x slower in a transformer step, where BLAS's spinning threads hold the other
+    core; benchmarks/RESULTS.md.)"""
     dims = block_dims(group[-1], by_name)
     rows = max(1, BLOCK_ELEMENTS // max(math.prod(dims[1:]), 1))
     position = {m.name: k for k, m in enumerate(group)}
@@ -214,7 +215,8 @@ def group_runner(
             for out, j in zip(outs, out_index):
                 out[r0:r1] = block[j]
 
-        block_pool.run_blocks(rows_of, dims[0], rows)
+        for r0 in range(0, dims[0], rows):
+            rows_of(r0, min(r0 + rows, dims[0]))
         return tuple(outs)
 
     return run
