@@ -72,7 +72,9 @@ def execute(
         options = dataclasses.replace(options, fuse=False)
     executable = Executable(module, options)
     watch = Watch(record=dump_dir is not None)
-    restore = instrument(executable, watch)
+    # Steps are wrapped only when something watches them: recorded values, or a terminal's
+    # progress line (wrapping costs a call per step).
+    restore = instrument(executable, watch) if dump_dir is not None or sys.stderr.isatty() else _nothing
     total = sum(len(c.instructions) for c in module.computations)
     with Progress(watch, total):
         result = executable(*inputs)
@@ -104,3 +106,7 @@ def execute(
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3f} ms"
+
+
+def _nothing() -> None:
+    """Nothing to take off: the run was not watched."""

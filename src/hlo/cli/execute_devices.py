@@ -42,7 +42,9 @@ def execute_devices(
         options = dataclasses.replace(options, fuse=False)
     executable = Executable(module, options)
     watch = Watch(record=dump_dir is not None, device=lambda: int(executable.context.state.get("device", 0)))
-    restore = instrument(executable, watch)
+    # Steps are wrapped only when something watches them: recorded values, or a terminal's
+    # progress line (wrapping costs a call per step).
+    restore = instrument(executable, watch) if dump_dir is not None or sys.stderr.isatty() else _nothing
     total = sum(len(c.instructions) for c in module.computations)
     with Progress(watch, total):
         results = executable.run_devices(per_device, replicas, partitions)
@@ -98,3 +100,7 @@ def compare_devices(args: argparse.Namespace, results: Sequence[Any]) -> int:
         print(r.describe())
     print(f"compared with {args.compare}: {verdict(reports)}")
     return 0 if all(r.ok for r in reports) else 1
+
+
+def _nothing() -> None:
+    """Nothing to take off: the run was not watched."""
