@@ -15,6 +15,9 @@ from ..ir.module import Module
 from ..shape import Shape
 
 
+JIT_MODES = ("auto", "eager", "off")
+
+
 @dataclass(frozen=True)
 class RunOptions:
     """How to run: `flush_denormals` as XLA:CPU does (subnormal floats become zero in float
@@ -22,15 +25,21 @@ class RunOptions:
     seeds the generator of rng ops; `memory_limit` is the byte budget every array of the run
     must fit in (None: a fraction of the memory this process may use, see
     `runtime.budget`; 0: no check); `timeout` ends a run that takes longer, in seconds (None:
-    no limit)."""
+    no limit); `jit` runs hot while loops compiled by numba when it is installed
+    (hlo.numerics.loop_tier): "auto" (compiled in the background once a loop proves hot),
+    "eager" (compiled before a loop's first iteration), "off" (the interpreter only); every
+    choice gives the same bits."""
 
     flush_denormals: bool = True
     max_iterations: int | None = None
     seed: int = 0
     memory_limit: int | None = None
     timeout: float | None = None
+    jit: str = "auto"
 
     def __post_init__(self) -> None:
+        if self.jit not in JIT_MODES:
+            raise EvalError(f"jit must be one of {', '.join(JIT_MODES)}: got {self.jit!r}")
         for name, value in (("max_iterations", self.max_iterations), ("memory_limit", self.memory_limit)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
                 raise EvalError(f"{name} must be an integer >= 0 or None: got {value!r}")

@@ -1,0 +1,174 @@
+"""The compiled tier of while loops: when a loop qualifies (decided at plan time, from its
+computations alone: hlo.numerics.jit_codegen), the interpreter runs it at once, and once the
+loop proves hot a background thread compiles it with numba (or loads it from the disk cache);
+between two iterations the interpreter hands the state to the compiled loop, which gives the
+interpreter's bits, so the switch changes no answer. RunOptions.jit: "auto" (this, when numba is
+installed), "eager" (compile before the first iteration: tests and benchmarks), "off".
+
+A failure to compile is logged at debug level and the interpreter goes on; nothing here raises
+for a loop the tier cannot run."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..ir.instruction import Instruction
+from . import subnormals
+from .context import KernelContext
+from .jit_codegen import LoopSource, loop_source
+
+log = logging.getLogger("hlo.jit")
+
+HOT_ITERATIONS = 64  # a loop is hot after this many iterations ...
+HOT_SECONDS = 0.05  # ... or this long in the interpreter
+FIRST_CHUNK = 1024  # iterations per call of the compiled loop, doubled while calls are short
+CHUNK_SECONDS = 0.05  # between calls the interpreter's condition runs: the run's deadline check
+
+
+@functools.cache
+def numba_installed() -> bool:
+    return importlib.util.find_spec("numba") is not None
+
+
+class _Kernel:
+    """One generated loop's compiled function, shared by every thread and plan of the process."""
+
+    def __init__(self, source: LoopSource) -> None:
+        self.source = source
+        self.fn: Any = None
+        self.pointers: np.ndarray | None = None
+        self.failed = False
+        self.started = False
+        self.done = threading.Event()
+        self.lock = threading.Lock()
+
+    def start(self, state: Any, background: bool) -> None:
+        with self.lock:
+            if self.started:
+                return
+            self.started = True
+        if background:
+            threading.Thread(target=self._build, args=(state,), name="hlo-jit", daemon=True).start()
+        else:
+            self._build(state)
+
+    def _build(self, state: Any) -> None:
+        try:
+            from . import jit_numba
+
+            fn = jit_numba.compile_loop(self.source)
+            pointers = jit_numba.pointers(self.source)
+            fn(*_leaves(self.source, state), *_constants(self.source), pointers, 0)  # compile/load now
+            self.pointers, self.fn = pointers, fn
+        except Exception as e:  # any failure: the interpreter goes on
+            self.failed = True
+            log.debug("hlo.jit: the loop %s stays on the interpreter: %s", self.source.key, e, exc_info=True)
+        finally:
+            self.done.set()
+
+
+_kernels: dict[str, _Kernel] = {}
+_kernels_lock = threading.Lock()
+
+
+def _kernel(source: LoopSource) -> _Kernel:
+    with _kernels_lock:
+        return _kernels.setdefault(source.key, _Kernel(source))
+
+
+def _leaves(source: LoopSource, state: Any) -> list[Any]:
+    values = state if source.tupled else (state,)
+    return [np.asarray(v)[()] if s.rank == 0 else np.ascontiguousarray(v).reshape(-1) for v, s in zip(values, source.state)]  # noqa: E501
+
+
+def _constants(source: LoopSource) -> tuple[Any, ...]:
+    return tuple(c[()] if c.ndim == 0 else c for c in source.constants)
+
+
+def _state(source: LoopSource, leaves: Any) -> Any:
+    values = tuple(
+        np.asarray(v, dtype=s.element_type.numpy_dtype).reshape(s.dimensions)
+        for v, s in zip(leaves, source.state)
+    )
+    return values if source.tupled else values[0]
+
+
+class CompiledLoop:
+    """What a while kernel asks between iterations: whether to hand over, and the hand-over."""
+
+    def __init__(self, source: LoopSource, flush: bool, eager: bool) -> None:
+        self.source, self.flush, self.eager = source, flush, eager
+        self.kernel = _kernel(source)
+
+    def ready(self, state: Any, count: int, started_at: float) -> bool:
+        """Whether the compiled loop should take over now (starting its compilation when the
+        loop has proved hot)."""
+        kernel = self.kernel
+        if kernel.fn is None:
+            if kernel.failed:
+                return False
+            if not kernel.started:
+                hot = count >= HOT_ITERATIONS or time.perf_counter() - started_at >= HOT_SECONDS
+                if not (self.eager or hot):
+                    return False
+                kernel.start(_state_copy(state), background=not self.eager)
+            if kernel.fn is None:
+                return False
+        # The interpreter flushes in software where the CPU's mode is missing: stay there.
+        return not self.flush or subnormals.active()
+
+    def finish(
+        self,
+        state: Any,
+        count: int,
+        limit: int | None,
+        condition: Callable[[Any], Any],
+        too_long: Callable[[], Exception],
+    ) -> Any:
+        """Run the rest of the loop compiled, from `state` after `count` iterations; between
+        calls, the interpreter's condition (the run's deadline check) and the iteration limit."""
+        kernel, source = self.kernel, self.source
+        leaves = _leaves(source, state)
+        constants = _constants(source)
+        chunk = FIRST_CHUNK
+        while True:
+            allowed = chunk if limit is None else min(chunk, limit - count)
+            started = time.perf_counter()
+            *leaves, done, ran = kernel.fn(*leaves, *constants, kernel.pointers, allowed)
+            count += int(ran)
+            state = _state(source, leaves)
+            if done:
+                return state
+            if limit is not None and count >= limit:
+                raise too_long()
+            condition(state)  # the deadline, checked by the interpreter's plan
+            if time.perf_counter() - started < CHUNK_SECONDS:
+                chunk *= 2
+
+
+def _state_copy(state: Any) -> Any:
+    """The state as the background compilation's trial run gets it (its own arrays)."""
+    return tuple(np.array(v) for v in state) if isinstance(state, tuple) else np.array(state)
+
+
+def for_while(instr: Instruction, ctx: KernelContext) -> CompiledLoop | None:
+    """The compiled tier of a while instruction, or None when it does not apply (jit="off",
+    no numba, or a loop it cannot compile): decided here, at plan time."""
+    mode = getattr(ctx.options, "jit", "off")
+    if mode == "off" or not numba_installed():
+        return None
+    source = loop_source(
+        ctx.module, instr.attrs["condition"], instr.attrs["body"], instr.shape, ctx.options.flush_denormals
+    )
+    if source is None:
+        log.debug("hlo.jit: %%%s stays on the interpreter (not compilable)", instr.name)
+        return None
+    return CompiledLoop(source, ctx.options.flush_denormals, eager=mode == "eager")
