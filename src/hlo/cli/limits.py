@@ -43,4 +43,5 @@ def run_limits(args: argparse.Namespace) -> dict[str, object]:
         "max_iterations": iterations or None,
         "memory_limit": args.memory_limit,
         "timeout": args.timeout,
+        "jit": getattr(args, "jit", "auto"),
     }

@@ -102,7 +102,7 @@ def _shift(kind: str) -> Callable[[Gen, PrimitiveType, str, str], str]:
             return f"_shl(np.uint64({unsigned}({a})), {amount}, np.uint64({bits}), {ubits})"
         if kind == "logical":
             return f"_shrl(np.uint64({unsigned}({a})), {amount}, np.uint64({bits}), {ubits})"
-        return f"_shra(np.int64({signed}({a})), np.int64({amount}), np.int64({bits}), np.int64({ubits}))"
+        return f"_shra(np.int64({signed}({a})), {amount}, np.uint64({bits}), {ubits}, np.int64({bits - 1}))"
 
     return expr
 

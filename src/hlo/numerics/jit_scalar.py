@@ -33,7 +33,10 @@ def int_rem(a: Any, b: Any, low: Any, one: Any) -> Any:
         return a
     if low != zero and b == zero - one:
         return zero
-    return a - int_div(a, b, low, one) * b
+    q = a // b  # as int_div (no call: numba compiles each function alone)
+    if a - q * b != zero and (a < zero) != (b < zero):
+        q = q + one
+    return a - q * b
 
 
 def float_max(a: Any, b: Any) -> Any:
@@ -89,11 +92,12 @@ def shift_right_logical(a: Any, b: Any, bits: Any, ubits: Any) -> Any:
     return a >> b
 
 
-def shift_right_arithmetic(a: Any, b: Any, bits: Any, ubits: Any) -> Any:
-    """Sign-filling right shift (a already read as signed); past the width: the sign."""
+def shift_right_arithmetic(a: Any, b: Any, bits: Any, ubits: Any, last: Any) -> Any:
+    """Sign-filling right shift of a (read as signed, int64) by b (uint64); past the width: the
+    sign (`last`: the width - 1, an int64)."""
     if (b & ubits) >= bits:
-        return a >> (bits - 1)
-    return a >> b
+        return a >> last
+    return a >> np.int64(b)
 
 
 def float_to_signed(x: Any, low: Any, top: Any, ilow: Any, ihigh: Any) -> Any:
@@ -123,6 +127,6 @@ def float_to_unsigned(x: Any, top: Any, ihigh: Any) -> Any:
 
 def round_half_away(x: Any, t: Any, one: Any) -> Any:
     """round() given t = trunc(x): halves away from zero (numerics.round_half_away)."""
-    if abs(x - t) >= 0.5:
-        return t + float_sign(x, one)
+    if abs(x - t) >= 0.5:  # (no call of float_sign: numba compiles each function alone)
+        return t + (one if x > 0 else -one)
     return t

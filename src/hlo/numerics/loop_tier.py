@@ -10,6 +10,7 @@ for a loop the tier cannot run."""
 
 from __future__ import annotations
 
+import atexit
 import functools
 import importlib.util
 import logging
@@ -56,7 +57,9 @@ class _Kernel:
                 return
             self.started = True
         if background:
-            threading.Thread(target=self._build, args=(state,), name="hlo-jit", daemon=True).start()
+            thread = threading.Thread(target=self._build, args=(state,), name="hlo-jit", daemon=True)
+            _threads.append(thread)
+            thread.start()
         else:
             self._build(state)
 
@@ -75,8 +78,17 @@ class _Kernel:
             self.done.set()
 
 
-_kernels: dict[str, _Kernel] = {}
+_kernels: dict[str, _Kernel] = {}  # by the generated source (loops differing in constants share one)
 _kernels_lock = threading.Lock()
+_threads: list[threading.Thread] = []
+
+
+@atexit.register
+def _wait_for_compilations() -> None:
+    """Let a compilation under way end before the interpreter does (numba's compiler running
+    in a thread while Python shuts down can crash the process)."""
+    for thread in _threads:
+        thread.join(timeout=10)
 
 
 def _kernel(source: LoopSource) -> _Kernel:
@@ -135,7 +147,7 @@ class CompiledLoop:
     ) -> Any:
         """Run the rest of the loop compiled, from `state` after `count` iterations; between
         calls, the interpreter's condition (the run's deadline check) and the iteration limit."""
-        kernel, source = self.kernel, self.source
+        kernel, source = self.kernel, self.source  # (constants: this loop's own, not the kernel's)
         leaves = _leaves(source, state)
         constants = _constants(source)
         chunk = FIRST_CHUNK
