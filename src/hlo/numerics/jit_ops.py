@@ -76,7 +76,7 @@ def _remainder(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
 def _extreme(fn: str, py: str) -> Callable[[Gen, PrimitiveType, str, str], str]:
     def expr(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
         if t.is_floating_point:
-            return _selected(g, t, f"_{fn}({a}, {b})")
+            return _selected(g, t, f"_{fn}{'_ftz' if g.flush else ''}({a}, {b})")
         return f"{py}({a}, {b})"
 
     return expr
@@ -263,7 +263,8 @@ def clamp(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     """min(max(x, low), high) with XLA's max and min (the interpreter flushes no result)."""
     t = instr.shape.element_type
     if t.is_floating_point:
-        return g.elementwise(instr.shape, args, lambda lo, x, hi: f"_fmin(_fmax({x}, {lo}), {hi})")
+        ftz = "_ftz" if g.flush else ""
+        return g.elementwise(instr.shape, args, lambda lo, x, hi: f"_fmin{ftz}(_fmax{ftz}({x}, {lo}), {hi})")
     if t is P.PRED:
         raise Unsupported("clamp of pred")
     return g.elementwise(instr.shape, args, lambda lo, x, hi: f"min(max({x}, {lo}), {hi})")

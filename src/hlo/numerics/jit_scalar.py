@@ -51,6 +51,35 @@ def float_max(a: Any, b: Any) -> Any:
     return a if a > b else b if b > a else a
 
 
+def float_max_ftz(a: Any, b: Any) -> Any:
+    """float_max in the CPU's flush-to-zero mode: NumPy's maximum returns a subnormal winner
+    flushed (the CPU reads it as zero), but a tie of zeros keeps the chosen operand as it is."""
+    if a != a:
+        return a
+    if b != b:
+        return b
+    if a == 0 and b == 0:
+        return b if math.copysign(1.0, a) < 0 else a
+    r = a if a > b else b if b > a else a
+    if r == 0:
+        return r - r if math.copysign(1.0, r) > 0 else -(r - r)
+    return r
+
+
+def float_min_ftz(a: Any, b: Any) -> Any:
+    """float_min in the CPU's flush-to-zero mode (as float_max_ftz)."""
+    if a != a:
+        return a
+    if b != b:
+        return b
+    if a == 0 and b == 0:
+        return a if math.copysign(1.0, a) < 0 else b
+    r = a if a < b else b if b < a else a
+    if r == 0:
+        return r - r if math.copysign(1.0, r) > 0 else -(r - r)
+    return r
+
+
 def float_min(a: Any, b: Any) -> Any:
     """NaN-propagating minimum with -0 below +0."""
     if a != a:
