@@ -59,9 +59,15 @@ def _op_lines(op: str, t: str, float_type: bool) -> tuple[list[str], str]:
         target = {"other-float": "f64" if t == "f32" else "f32"}.get(op[3:], op[3:])
         return [f"%r = {target}[{N}] convert(%a)"], f"{target}[{N}]"
     if op == "reduce":
-        return [f"%z = {t}[] constant(0)", f"%r = {t}[] reduce(%a, %z), dimensions={{0}}, to_apply=%sum"], f"{t}[]"  # noqa: E501
+        return [
+            f"%z = {t}[] constant(0)",
+            f"%r = {t}[] reduce(%a, %z), dimensions={{0}}, to_apply=%sum",
+        ], f"{t}[]"
     if op == "broadcast":
-        return [f"%lo = {t}[] slice-scalar", f"%r = {t}[2,{N}] broadcast(%lo), dimensions={{}}"], f"{t}[2,{N}]"
+        return [
+            f"%lo = {t}[] slice-scalar",
+            f"%r = {t}[2,{N}] broadcast(%lo), dimensions={{}}",
+        ], f"{t}[2,{N}]"
     if op == "slice":
         return [f"%r = {t}[3] slice(%a), slice={{[1:7:2]}}"], f"{t}[3]"
     if op == "dynamic-slice":
@@ -86,7 +92,7 @@ def loop_text(t: str, ops: list[str], steps: int) -> str:
         lines, shape = _op_lines(op, t, float_type)
         text = "\n".join("  " + line for line in lines)
         text = text.replace("slice-scalar", "reshape(%a1)")
-        text = re.sub(r"%(r|p|lo|z|u|m)\b", lambda m: f"%{m.group(1)}{k}", text)
+        text = re.sub(r"%(r|p|lo|z|u|m)\b", lambda m, k=k: f"%{m.group(1)}{k}", text)
         body.append(text)
         results.append(f"%r{k}")
         shapes.append(shape)
@@ -139,7 +145,19 @@ def _special(t: np.dtype) -> list[object]:
         return [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, -2.5, np.inf, -np.inf, np.nan, tiny / 4, -tiny / 4,
                 tiny, float(info.max), -float(info.max), 1e10, -3e9, 300.7, -129.5, 0.1]  # fmt: skip
     info = np.iinfo(t)
-    return [0, 1, -1 if t.kind == "i" else 2, int(info.min), int(info.max), 7, 31, 33, 64, 100, int(info.max) // 3]
+    return [
+        0,
+        1,
+        -1 if t.kind == "i" else 2,
+        int(info.min),
+        int(info.max),
+        7,
+        31,
+        33,
+        64,
+        100,
+        int(info.max) // 3,
+    ]
 
 
 def _arrays(t: np.dtype) -> st.SearchStrategy[np.ndarray]:
@@ -159,7 +177,9 @@ def assert_same_bits(a: object, b: object) -> None:
 def _ops_for(t: str) -> list[str]:
     if t[0] == "f":
         return FLOAT_OPS
-    return [op for op in INT_OPS if t[0] == "s" or op not in SIGNED_ONLY] + (["negate", "abs"] if t[0] == "s" else [])
+    return [op for op in INT_OPS if t[0] == "s" or op not in SIGNED_ONLY] + (
+        ["negate", "abs"] if t[0] == "s" else []
+    )
 
 
 TYPES = ["f32", "f64", "s32", "s8", "u32", "s64", "u64", "u8"]
@@ -198,7 +218,11 @@ def test_the_random_loops_compile(t: str) -> None:
     instr = next(i for i in module.entry.instructions if i.opcode.text == "while")
     source = loop_tier.loop_source(module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True)
     assert source is not None
-    args = [np.array(0, np.int32), *(np.ones(N, source.state[1].element_type.numpy_dtype),) * 2, *_zeros(module)]
+    args = [
+        np.array(0, np.int32),
+        *(np.ones(N, source.state[1].element_type.numpy_dtype),) * 2,
+        *_zeros(module),
+    ]
     hlo.run(module, *args, jit="eager")
     assert loop_tier._kernels[source.key].fn is not None
 
@@ -214,7 +238,9 @@ def test_the_while_loop_dump_compiles() -> None:
     module, args, _ = load("while_loop")
     before = set(loop_tier._kernels)
     hlo.run(module, *args, jit="eager")
-    new = [loop_tier._kernels[k] for k in set(loop_tier._kernels) - before] or list(loop_tier._kernels.values())
+    new = [loop_tier._kernels[k] for k in set(loop_tier._kernels) - before] or list(
+        loop_tier._kernels.values()
+    )
     assert any(k.fn is not None for k in new)
 
 
@@ -222,7 +248,10 @@ def test_a_loop_the_tier_cannot_compile_stays_on_the_interpreter() -> None:
     text = loop_text("f32", ["add"], 3).replace("%r0 = f32[8] add(%a, %b)", "%r0 = f32[8] atan2(%a, %b)")
     module = hlo.parse_module(text)
     instr = next(i for i in module.entry.instructions if i.opcode.text == "while")
-    assert loop_tier.loop_source(module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True) is None
+    assert (
+        loop_tier.loop_source(module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True)
+        is None
+    )
     args = [np.array(0, np.int32), np.ones(N, np.float32), np.ones(N, np.float32), *_zeros(module)]
     assert_same_bits(hlo.run(module, *args, jit="off"), hlo.run(module, *args, jit="eager"))
 
@@ -240,7 +269,12 @@ def test_auto_switches_to_compiled_code_between_iterations(monkeypatch: pytest.M
     state over (the same bits as the interpreter all the way)."""
     monkeypatch.setattr(loop_tier, "HOT_ITERATIONS", 2)
     module = hlo.parse_module(loop_text("f32", ["multiply", "sine", "add"], 3000))
-    args = [np.array(0, np.int32), np.full(N, 0.999, np.float32), np.linspace(-1, 1, N, dtype=np.float32), *_zeros(module)]  # noqa: E501
+    args = [
+        np.array(0, np.int32),
+        np.full(N, 0.999, np.float32),
+        np.linspace(-1, 1, N, dtype=np.float32),
+        *_zeros(module),
+    ]
     assert_same_bits(hlo.run(module, *args, jit="off"), hlo.run(module, *args, jit="auto"))
 
 
@@ -250,7 +284,10 @@ def test_max_iterations_stops_a_compiled_loop_with_the_interpreters_error() -> N
     for jit in ("off", "eager"):
         with pytest.raises(hlo.EvalError, match=r"still running after 10 iterations \(max_iterations=10\)"):
             hlo.run(module, *args, jit=jit, max_iterations=10)
-    assert_same_bits(hlo.run(module, *args, jit="off", max_iterations=100), hlo.run(module, *args, jit="eager", max_iterations=100))  # noqa: E501
+    assert_same_bits(
+        hlo.run(module, *args, jit="off", max_iterations=100),
+        hlo.run(module, *args, jit="eager", max_iterations=100),
+    )
 
 
 def test_a_bad_jit_option_is_an_error() -> None:

@@ -14,7 +14,6 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..shape import Shape
 
-
 JIT_MODES = ("auto", "eager", "off")
 
 

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
 
 import numpy as np
 
@@ -35,6 +37,19 @@ TYPES = {
     P.F32: "np.float32", P.F64: "np.float64",
 }  # fmt: skip
 GENERATOR_VERSION = "1"
+
+
+def cache_dir() -> Path:
+    """hlo's cache directory: $HLO_CACHE_DIR, else the platform's user cache directory."""
+    if os.environ.get("HLO_CACHE_DIR"):
+        return Path(os.environ["HLO_CACHE_DIR"])
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "hlo"
 
 
 class Unsupported(Exception):
@@ -188,7 +203,12 @@ class Gen:
         root = self.computation(comp, params)
         if root.items or not root.scalar:
             raise Unsupported("a called computation that does not return a scalar")
-        body = ["@_jit", f"def {fn}({', '.join(p.var for p in params)}):", *self.lines, f"    return {root.var}"]
+        body = [
+            "@_jit",
+            f"def {fn}({', '.join(p.var for p in params)}):",
+            *self.lines,
+            f"    return {root.var}",
+        ]
         self.extra.append(body)
         self.lines, self.indent = saved, indent
         return fn
@@ -255,7 +275,7 @@ def loop_source(module: Module, condition: str, body: str, state: Shape, flush: 
         result = g.computation(module.computation(body), [wrap(leaves)])
         outs = result.items if tupled else [result]
         g.line(f"{', '.join(v.var for v in leaves)}, = {', '.join(o.var for o in outs)},")
-        for v, o in zip(leaves, outs):
+        for v in leaves:
             if v.scalar:  # a scalar's variable keeps one type across iterations
                 g.line(f"{v.var} = {type_name(v.shape.element_type)}({v.var})")
         g.line("count += 1")

@@ -24,14 +24,16 @@ from numba import types
 from numba.extending import intrinsic
 
 from . import jit_scalar
-from .jit_codegen import GENERATOR_VERSION, LoopSource
+from .jit_codegen import GENERATOR_VERSION, LoopSource, cache_dir
 
 _lock = threading.Lock()
 _ufunc_loops: dict[tuple[str, str], tuple[int, int, int, Any]] = {}
 
 
 @intrinsic
-def call_strided_loop(typingctx: Any, fn: Any, context: Any, data: Any, dims: Any, steps: Any, aux: Any) -> Any:
+def call_strided_loop(
+    typingctx: Any, fn: Any, context: Any, data: Any, dims: Any, steps: Any, aux: Any
+) -> Any:
     """Call NumPy's strided loop at address `fn` (ArrayMethod's signature: context, data
     pointers, dimensions, strides, auxdata; all passed as integers)."""
     sig = types.int32(fn, context, data, dims, steps, aux)
@@ -96,19 +98,6 @@ def _ufunc1(row, x):
 '''
 
 
-def cache_dir() -> Path:
-    """hlo's cache directory: $HLO_CACHE_DIR, else the platform's user cache directory."""
-    if os.environ.get("HLO_CACHE_DIR"):
-        return Path(os.environ["HLO_CACHE_DIR"])
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "hlo"
-
-
 def _versions() -> str:
     """What else decides the machine code: hlo's helpers, numba's and NumPy's versions."""
     try:
@@ -144,7 +133,7 @@ def ufunc_loop(name: str, dtype: str) -> tuple[int, int, int]:
 def compile_loop(loop: LoopSource) -> Any:
     """The numba function of a generated loop, compiled or loaded from the disk cache, run once
     on the initial shapes so that it is ready (raises on any failure: the caller falls back)."""
-    text = _PRELUDE + "_jit_cached = njit(cache=True, error_model=\"numpy\")\n\n" + loop.source
+    text = _PRELUDE + '_jit_cached = njit(cache=True, error_model="numpy")\n\n' + loop.source
     text += "\nloop = _jit_cached(loop)\n"
     key = hashlib.sha256(f"{_versions()}\n{text}".encode()).hexdigest()[:24]
     directory = cache_dir() / "jit"

@@ -321,7 +321,7 @@ def constant(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     value = np.asarray(instr.attrs["literal"].to_numpy())
     if value.ndim == 0:
         return Val(instr.shape, g.constant(value.reshape(())))
-    return Val(instr.shape, g.constant(np.ascontiguousarray(value).reshape(-1)))
+    return Val(instr.shape, g.constant(np.array(value).reshape(-1)))  # (a writable C copy: one type)
 
 
 def reshaped(g: Gen, x: Val, shape: Shape) -> Val:
@@ -367,7 +367,9 @@ def transpose(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     perm = tuple(instr.attrs["dimensions"])
     source = args[0].shape.dimensions
     inverse = [perm.index(d) for d in range(len(perm))]
-    return gather_loop(g, instr.shape, args[0], lambda i: flat_index([i[inverse[d]] for d in range(len(perm))], source))  # noqa: E501
+    return gather_loop(
+        g, instr.shape, args[0], lambda i: flat_index([i[inverse[d]] for d in range(len(perm))], source)
+    )
 
 
 @emits(Op.SLICE)
@@ -430,7 +432,9 @@ def dynamic_slice(g: Gen, instr: Instruction, args: list[Val]) -> Val:
         raise Unsupported("dynamic-slice with a tensor of indices")
     starts = _starts(g, indices, x.shape.dimensions, instr.shape.dimensions)
     source = x.shape.dimensions
-    return gather_loop(g, instr.shape, x, lambda i: flat_index([f"({n} + {s})" for n, s in zip(i, starts)], source))  # noqa: E501
+    return gather_loop(
+        g, instr.shape, x, lambda i: flat_index([f"({n} + {s})" for n, s in zip(i, starts)], source)
+    )
 
 
 @emits(Op.DYNAMIC_UPDATE_SLICE)

@@ -17,6 +17,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ import numpy as np
 from ..ir.instruction import Instruction
 from . import subnormals
 from .context import KernelContext
-from .jit_codegen import LoopSource, loop_source
+from .jit_codegen import LoopSource, cache_dir, loop_source
 
 log = logging.getLogger("hlo.jit")
 
@@ -50,6 +51,7 @@ class _Kernel:
         self.started = False
         self.done = threading.Event()
         self.lock = threading.Lock()
+        self.on_disk: bool | None = None  # whether a process compiled it before (looked up once)
 
     def start(self, state: Any, background: bool) -> None:
         with self.lock:
@@ -71,6 +73,7 @@ class _Kernel:
             pointers = jit_numba.pointers(self.source)
             fn(*_leaves(self.source, state), *_constants(self.source), pointers, 0)  # compile/load now
             self.pointers, self.fn = pointers, fn
+            _marker(self.source).touch()
         except Exception as e:  # any failure: the interpreter goes on
             self.failed = True
             log.debug("hlo.jit: the loop %s stays on the interpreter: %s", self.source.key, e, exc_info=True)
@@ -91,6 +94,20 @@ def _wait_for_compilations() -> None:
         thread.join(timeout=10)
 
 
+def _marker(source: LoopSource) -> Path:
+    """A file that says a process compiled the loop into the disk cache (numba's own index
+    needs numba to read)."""
+    try:
+        from importlib.metadata import version
+
+        numba_version = version("numba")
+    except Exception:
+        numba_version = "?"
+    directory = cache_dir() / "jit"
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory / f"{source.key}-{numba_version}.ready"
+
+
 def _kernel(source: LoopSource) -> _Kernel:
     with _kernels_lock:
         return _kernels.setdefault(source.key, _Kernel(source))
@@ -98,7 +115,12 @@ def _kernel(source: LoopSource) -> _Kernel:
 
 def _leaves(source: LoopSource, state: Any) -> list[Any]:
     values = state if source.tupled else (state,)
-    return [np.asarray(v)[()] if s.rank == 0 else np.ascontiguousarray(v).reshape(-1) for v, s in zip(values, source.state)]  # noqa: E501
+    return [
+        np.asarray(v)[()]
+        if s.rank == 0
+        else np.require(v, requirements=("C", "W")).reshape(-1)  # one numba type
+        for v, s in zip(values, source.state)
+    ]
 
 
 def _constants(source: LoopSource) -> tuple[Any, ...]:
@@ -128,8 +150,10 @@ class CompiledLoop:
             if kernel.failed:
                 return False
             if not kernel.started:
+                if kernel.on_disk is None:
+                    kernel.on_disk = _marker(self.source).exists()
                 hot = count >= HOT_ITERATIONS or time.perf_counter() - started_at >= HOT_SECONDS
-                if not (self.eager or hot):
+                if not (self.eager or hot or kernel.on_disk):  # (a cached kernel loads at once)
                     return False
                 kernel.start(_state_copy(state), background=not self.eager)
             if kernel.fn is None:
@@ -144,21 +168,27 @@ class CompiledLoop:
         limit: int | None,
         condition: Callable[[Any], Any],
         too_long: Callable[[], Exception],
-    ) -> Any:
+    ) -> tuple[Any, int, bool]:
         """Run the rest of the loop compiled, from `state` after `count` iterations; between
-        calls, the interpreter's condition (the run's deadline check) and the iteration limit."""
+        calls, the interpreter's condition (the run's deadline check) and the iteration limit.
+        The state, the count, and whether the loop ended (not if the compiled code failed: the
+        interpreter goes on from the state it returns, which every call leaves untouched)."""
         kernel, source = self.kernel, self.source  # (constants: this loop's own, not the kernel's)
-        leaves = _leaves(source, state)
         constants = _constants(source)
         chunk = FIRST_CHUNK
         while True:
             allowed = chunk if limit is None else min(chunk, limit - count)
             started = time.perf_counter()
-            *leaves, done, ran = kernel.fn(*leaves, *constants, kernel.pointers, allowed)
+            try:
+                *leaves, done, ran = kernel.fn(*_leaves(source, state), *constants, kernel.pointers, allowed)
+            except Exception as e:
+                kernel.failed, kernel.fn = True, None
+                log.debug("hlo.jit: the loop %s goes back to the interpreter: %s", source.key, e)
+                return state, count, False
             count += int(ran)
             state = _state(source, leaves)
             if done:
-                return state
+                return state, count, True
             if limit is not None and count >= limit:
                 raise too_long()
             condition(state)  # the deadline, checked by the interpreter's plan

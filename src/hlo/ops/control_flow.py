@@ -331,7 +331,10 @@ def while_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
             if limit is not None and count >= limit:
                 raise too_long()
             if compiled is not None and compiled.ready(state, count, started):
-                return compiled.finish(state, count, limit, condition, too_long)
+                state, count, finished = compiled.finish(state, count, limit, condition, too_long)
+                if finished:
+                    return state
+                continue  # (the compiled code failed: the interpreter goes on from `state`)
             state = body(state)
             count += 1
         return state
