@@ -7,6 +7,7 @@ compile."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -293,3 +294,36 @@ def test_max_iterations_stops_a_compiled_loop_with_the_interpreters_error() -> N
 def test_a_bad_jit_option_is_an_error() -> None:
     with pytest.raises(hlo.EvalError, match="jit must be one of auto, eager, off: got 'fast'"):
         hlo.RunOptions(jit="fast")
+
+
+def test_hlo_run_jit_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`hlo run --jit eager` prints what `--jit off` prints; a mode it does not know is a
+    one-line error."""
+    from hlo.cli.main import main
+
+    path = tmp_path / "loop.hlo"
+    path.write_text(loop_text("f32", ["multiply", "sine", "maximum"], 20))
+    printed = []
+    for jit in ("off", "eager"):
+        assert main(["run", str(path), "--print", "--jit", jit]) == 0
+        printed.append(capsys.readouterr().out)
+    assert printed[0] == printed[1] and "f32[8]" in printed[0]
+    assert main(["run", str(path), "--jit", "fast"]) == 1
+    assert "argument --jit: invalid choice: 'fast'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("jit", ["eager", "auto"])
+def test_devices_in_threads_share_the_compiled_loop(jit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four devices (threads, each in its own flush-to-zero mode) run one compiled loop on their
+    own inputs, subnormals among them: each gets the interpreter's bits."""
+    monkeypatch.setattr(loop_tier, "HOT_ITERATIONS", 3)
+    module = hlo.parse_module(loop_text("f32", ["multiply", "sine", "maximum", "add"], 400))
+    per_device = []
+    for d in range(4):
+        a = np.array([1e-39 * (d + 1), -1e-40, 0.5, -0.0, 3.0, d, 1e30, np.nan], np.float32)
+        b = np.linspace(-1, 1, N, dtype=np.float32) * (d + 1)
+        per_device.append([np.array(0, np.int32), a, b, *_zeros(module)])
+    off = hlo.run(module, per_device, num_replicas=4, jit="off")
+    on = hlo.run(module, per_device, num_replicas=4, jit=jit)
+    for x, y in zip(off, on, strict=True):
+        assert_same_bits(x, y)
