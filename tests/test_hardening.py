@@ -206,7 +206,7 @@ def test_hlo_run_bounds_loops_by_default(tmp_path: Path) -> None:
     assert DEFAULT_MAX_ITERATIONS == 1_000_000
     import argparse
 
-    args = argparse.Namespace(max_iterations=None, memory_limit=None, timeout=None)
+    args = argparse.Namespace(max_iterations=None, memory_limit=None, timeout=None, no_fusion=False)
     assert run_limits(args)["max_iterations"] == 1_000_000
     args.max_iterations = 0
     assert run_limits(args)["max_iterations"] is None

@@ -100,7 +100,9 @@ def test_large_arrays_are_summarized_unless_print_full(capsys):
     main(["run", "--example", "transformer", "--print"])
     out = capsys.readouterr().out
     assert re.search(
-        r"out0: f32\[2,8,16\] float32\[2, 8, 16\]  min \S+ max \S+ mean \S+  nan 0 inf 0  first \[", out
+        r"out0 \(the block's output x \+ attention \+ MLP\): "
+        r"f32\[2,8,16\] float32\[2, 8, 16\]  min \S+ max \S+ mean \S+  nan 0 inf 0  first \[",
+        out,
     )
     main(["run", "--example", "transformer", "--print-full"])
     assert "min" not in capsys.readouterr().out

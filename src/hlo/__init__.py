@@ -5,6 +5,7 @@ from . import ops
 from .builder import XlaBuilder, XlaComputation, XlaOp
 from .dtypes import PrimitiveType
 from .errors import CollectiveError, EvalError, HloError, ParseError, ShapeError, VerifyError
+from .interop import from_jax
 from .ir.computation import Computation
 from .ir.instruction import Instruction
 from .ir.module import Module
@@ -35,7 +36,10 @@ def _version() -> str:
         return "0+unknown"
 
 
-__version__ = _version()
+def __getattr__(name: str) -> str:
+    if name == "__version__":  # looked up when asked: importlib.metadata costs ~10 ms to import
+        return _version()
+    raise AttributeError(f"module 'hlo' has no attribute {name!r}")
 
 HloModule = Module
 
@@ -70,6 +74,7 @@ __all__ = [
     "__version__",
     "byte_size",
     "compile_module",
+    "from_jax",
     "from_physical",
     "linear_index",
     "load",

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 import sys
 import threading
@@ -67,9 +68,11 @@ def execute(
 ) -> Any:
     """Run once (and `iterations` more times, timed); returns the first result."""
     started = time.perf_counter() if started is None else started
+    if dump_dir is not None:  # every value recorded: no fused steps
+        options = dataclasses.replace(options, fuse=False)
     executable = Executable(module, options)
     watch = Watch(record=dump_dir is not None)
-    instrument(executable, watch)
+    restore = instrument(executable, watch)
     total = sum(len(c.instructions) for c in module.computations)
     with Progress(watch, total):
         result = executable(*inputs)
@@ -85,7 +88,7 @@ def execute(
         count = dump_values(dump_dir, values, types)
         print(f"wrote {count} values to {dump_dir} (index.json)", file=sys.stderr)
     if iterations:
-        watch.record = False
+        restore()  # timed runs as the engine runs them
         times = []
         for _ in range(iterations):
             t0 = time.perf_counter()

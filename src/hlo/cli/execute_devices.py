@@ -5,6 +5,7 @@ device's recorded values for `--dump-values` in DIR/device{N}/ (an index.json ea
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -37,9 +38,11 @@ def execute_devices(
     """Run every device once (and `iterations` more times, timed); the first results by device."""
     started = time.perf_counter() if started is None else started
     check_device_counts(module, replicas, partitions)
+    if dump_dir is not None:  # every value recorded: no fused steps
+        options = dataclasses.replace(options, fuse=False)
     executable = Executable(module, options)
     watch = Watch(record=dump_dir is not None, device=lambda: int(executable.context.state.get("device", 0)))
-    instrument(executable, watch)
+    restore = instrument(executable, watch)
     total = sum(len(c.instructions) for c in module.computations)
     with Progress(watch, total):
         results = executable.run_devices(per_device, replicas, partitions)
@@ -47,7 +50,7 @@ def execute_devices(
     if dump_dir is not None:
         _dump(module, dump_dir, per_device, watch)
     if iterations:
-        watch.record = False
+        restore()  # timed runs as the engine runs them
         times = []
         for _ in range(iterations):
             t0 = time.perf_counter()

@@ -1,5 +1,5 @@
-"""The limits of `hlo run`: a memory budget, a while-loop bound on by default, a whole-run
-timeout (docs/HARDENING.md lists them with their defaults)."""
+"""The limits and engine switches of `hlo run`: a memory budget, a while-loop bound on by
+default, a whole-run timeout (docs/HARDENING.md lists them with their defaults), fusion off."""
 
 from __future__ import annotations
 
@@ -28,6 +28,11 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         "--memory-limit", type=memory_size, metavar="BYTES",
         help="the most one value may take (e.g. 4G; default: half the memory this process may use; 0: none)",
     )  # fmt: skip
+    parser.add_argument(
+        "--no-fusion", action="store_true",
+        help="run op by op (default: chains of elementwise ops over large arrays run block by "
+        "block; the same values)",
+    )  # fmt: skip
 
 
 def run_limits(args: argparse.Namespace) -> dict[str, object]:
@@ -43,5 +48,6 @@ def run_limits(args: argparse.Namespace) -> dict[str, object]:
         "max_iterations": iterations or None,
         "memory_limit": args.memory_limit,
         "timeout": args.timeout,
+        "fuse": not args.no_fusion,
         "jit": getattr(args, "jit", "auto"),
     }

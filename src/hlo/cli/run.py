@@ -24,7 +24,6 @@ import argparse
 import os
 import sys
 import time
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -43,15 +42,10 @@ from ..replay.values import SUMMARY_THRESHOLD, summary
 from ..shape import Shape
 from ..text.literal_codec import print_literal
 from ..text.parser import parse_module
+from .examples import NAMES, Example, inputs_origin, load_example
 from .execute import execute
 from .execute_devices import compare_devices, execute_devices
 from .limits import DEFAULT_MAX_ITERATIONS, add_limit_arguments, run_limits
-
-EXAMPLES = {
-    "mlp": "a two-layer MLP's loss and gradients (jax.value_and_grad)",
-    "cnn": "a small convolutional network: convolutions, pooling, dense layer",
-    "transformer": "a transformer block: attention, layer norm, MLP",
-}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "modules", nargs="*", metavar="module",
         help="module files: HLO text, .pb, .pbtxt, snapshots ('-' reads standard input)",
     )  # fmt: skip
-    parser.add_argument("--example", choices=sorted(EXAMPLES), help="run a bundled module")
+    parser.add_argument("--example", choices=NAMES, help="run a bundled module")
     parser.add_argument("--inputs", help="a .npz file with arg0, arg1, ...")
     parser.add_argument("--output", help="write the results to this .npz file (out0, out1, ...)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs and rng ops")
@@ -123,11 +117,6 @@ def _check_arguments(args: argparse.Namespace) -> None:
         check_writable(args.output.replace("{device}", "0"))
 
 
-def example_text(name: str) -> tuple[str, str]:
-    path = resources.files("hlo") / "examples" / f"{name}.hlo"
-    return path.read_text(), f"example {name} ({EXAMPLES[name]})"
-
-
 def expand(paths: list[str]) -> list[str]:
     """A directory stands for the snapshots XLA dumped into it."""
     out: list[str] = []
@@ -165,8 +154,8 @@ def _load(args: argparse.Namespace) -> tuple[Any, str, Any, Any]:
     snapshot_args: Any = None
     recorded: Any = None
     if args.example:
-        text, name = example_text(args.example)
-        module = parse_module(text, name)
+        example = args.example_info = load_example(args.example)
+        module, name = parse_module(example.text, example.title), example.title
     elif args.module:
         loaded = load(args.module)
         module, name = loaded.module, loaded.name
@@ -178,7 +167,7 @@ def _load(args: argparse.Namespace) -> tuple[Any, str, Any, Any]:
         if args.inputs_mode not in (None, "snapshot"):
             snapshot_args = None
     else:
-        raise HloError("hlo run: give a MODULE file or --example NAME (one of: " + ", ".join(EXAMPLES) + ")")
+        raise HloError("hlo run: give a MODULE file or --example NAME (one of: " + ", ".join(NAMES) + ")")
     return module, name, snapshot_args, recorded
 
 
@@ -303,12 +292,17 @@ def _report(args: argparse.Namespace, module: Any, name: str, result: Any, devic
     if args.print or not (args.output or args.compare or args.reference or getattr(args, "snapshot", False)):
         where = f" device {device}" if device is not None else ""
         print(f"{name}{where}: {len(leaves)} result{'s' if len(leaves) != 1 else ''}")
+        example: Example | None = getattr(args, "example_info", None)
+        if example is not None:
+            print(f"  from {example.program}")
+            print(f"  inputs: {inputs_origin(args, device or 0)}")
         for k, (value, shape) in enumerate(zip(leaves, flatten_shape(module.entry.root.shape))):
+            label = f"out{k} ({example.outputs[k]})" if example is not None else f"out{k}"
             if value.size > SUMMARY_THRESHOLD and not args.print_full:
-                print(f"out{k}: {shape.to_string(print_layout=False)} {summary(value)}")
+                print(f"{label}: {shape.to_string(print_layout=False)} {summary(value)}")
                 continue
             literal = print_literal(Literal(_static(shape, value), value))
-            print(f"out{k}: {shape.to_string(print_layout=False)} {literal}")
+            print(f"{label}: {shape.to_string(print_layout=False)} {literal}")
 
 
 def show(value: Any, full: bool) -> str:

@@ -87,7 +87,13 @@ def multiply_high(a: np.ndarray, b: np.ndarray, bits: int) -> np.ndarray:
 # -- ordering ---------------------------------------------------------------------------------
 def total_order_key(x: np.ndarray, bits: int) -> np.ndarray:
     """An int64 key ordering floats as XLA's TOTALORDER comparison does:
-    -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN."""
+    -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN. Whole-byte types get a key of their own
+    width, in one pass: the bits as a signed integer, with the magnitude bits of negative values
+    flipped (the same order, -magnitude - 1)."""
+    if x.dtype.itemsize * 8 == bits and bits in (8, 16, 32, 64):
+        signed = np.dtype(f"i{bits // 8}")
+        i = np.asarray(x).view(signed)
+        return np.asarray(i ^ ((i >> (bits - 1)) & signed.type((1 << (bits - 1)) - 1)))
     u = bit_pattern(x, bits)
     sign = (u >> np.uint64(bits - 1)).astype(bool)
     magnitude = (u & np.uint64((1 << (bits - 1)) - 1)).astype(np.int64)

@@ -24,16 +24,18 @@ class RunOptions:
     seeds the generator of rng ops; `memory_limit` is the byte budget every array of the run
     must fit in (None: a fraction of the memory this process may use, see
     `runtime.budget`; 0: no check); `timeout` ends a run that takes longer, in seconds (None:
-    no limit); `jit` runs hot while loops compiled by numba when it is installed
-    (hlo.numerics.loop_tier): "auto" (compiled in the background once a loop proves hot),
-    "eager" (compiled before a loop's first iteration), "off" (the interpreter only); every
-    choice gives the same bits."""
+    no limit); `fuse` runs chains of elementwise ops over large arrays block by block, as
+    XLA's loop fusion does (the same values; False: op by op, e.g. to see every value); `jit`
+    runs hot while loops compiled by numba when it is installed (hlo.numerics.loop_tier):
+    "auto" (compiled in the background once a loop proves hot), "eager" (compiled before a
+    loop's first iteration), "off" (the interpreter only); every choice gives the same bits."""
 
     flush_denormals: bool = True
     max_iterations: int | None = None
     seed: int = 0
     memory_limit: int | None = None
     timeout: float | None = None
+    fuse: bool = True
     jit: str = "auto"
 
     def __post_init__(self) -> None:

@@ -82,6 +82,23 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
     typed: tuple[PrimitiveType, ...] = (operand_type,) if math.typed else ()
 
     keep = not math.flush and not math.on_bits
+    dtypes = [np.dtype(s.element_type.numpy_dtype) for s in ctx.operand_shapes(instr)]
+    in_place_types = all(working_dtype(d, widen) == d for d in dtypes)
+    hardware_always = subnormals.supported()  # runs turn the CPU's mode on when it can
+    if in_place_types and not typed and not keep and not (flush and (math.selects or not hardware_always)):
+        # The common case, as lean as a NumPy call: operands in their working type already, and
+        # flushing (if any) done by the CPU's mode during the run.
+        def run_plain(*xs: np.ndarray) -> np.ndarray:
+            result = fn(*xs)
+            if type(result) is not np.ndarray:
+                result = np.asarray(result)
+            return result if result.dtype == out else result.astype(out)
+
+        if isinstance(fn, np.ufunc) and ctx.operand_shapes(instr)[0].is_static:
+            resolved = _resolved_type(fn, tuple(dtypes))
+            if resolved == out:  # the NumPy call is the whole kernel: plans may call it directly
+                run_plain.inline = (fn, not instr.shape.dimensions)  # type: ignore[attr-defined]
+        return sizes_checked(run_plain, instr, ctx)
 
     def run(*xs: np.ndarray) -> np.ndarray:
         work = [x.astype(working_dtype(x.dtype, widen), copy=False) for x in xs]
@@ -99,6 +116,15 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
         return result.astype(out, copy=False)
 
     return sizes_checked(run, instr, ctx)
+
+
+@functools.cache
+def _resolved_type(fn: np.ufunc, dtypes: tuple[np.dtype, ...]) -> np.dtype | None:
+    """The result dtype of a ufunc on operands of these dtypes (None: NumPy has no loop)."""
+    try:
+        return fn.resolve_dtypes((*dtypes, None))[-1]  # type: ignore[no-any-return]
+    except (TypeError, ValueError, np.exceptions.DTypePromotionError):
+        return None
 
 
 def sizes_checked(run: Callable[..., Any], instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:

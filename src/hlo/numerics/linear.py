@@ -7,14 +7,16 @@ uint64 for integer results, whose wrap-around then matches XLA's), and rounded o
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
-from . import numerics
+from . import numerics, subnormals
 from .windows import padded, windows
+
+PATCH_BYTES = 32 << 20  # the most of a convolution's patch matrix made at once
 
 
 def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
@@ -29,15 +31,26 @@ def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
     return np.dtype(np.int64)
 
 
+def _flushed(x: np.ndarray) -> np.ndarray:
+    """`x` with subnormals flushed. BLAS may run on its own threads, outside the CPU's
+    flush-to-zero mode, so operands and products are flushed here; when this thread is in that
+    mode, a multiplication by one does it in one pass (the values only feed arithmetic, so
+    quieting a signalling NaN changes nothing)."""
+    if subnormals.active() and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        return np.asarray(np.multiply(x, x.dtype.type(1)))
+    return numerics.flush_denormals(x)
+
+
 def _prepare(x: np.ndarray, dtype: np.dtype, flush: bool) -> np.ndarray:
-    work = x.astype(numerics.compute_dtype(x.dtype), copy=False)
-    work = work.astype(dtype, copy=False) if work.dtype != dtype else work
-    return numerics.flush_denormals(work) if flush and dtype.kind in "fc" else work
+    if x.dtype != dtype:
+        x = x.astype(numerics.compute_dtype(x.dtype), copy=False)
+        x = x.astype(dtype, copy=False) if x.dtype != dtype else x
+    return _flushed(x) if flush and dtype.kind in "fc" else x
 
 
 def _finish(out: np.ndarray, result: PrimitiveType, flush: bool) -> np.ndarray:
     if flush and out.dtype.kind in "fc":
-        out = numerics.flush_denormals(out)
+        out = _flushed(out)
     return numerics.convert(out, result)
 
 
@@ -52,19 +65,57 @@ def dot_general(
     flush: bool = True,
 ) -> np.ndarray:
     """Batch dimensions, then lhs free, then rhs free dimensions (XLA's dot result order)."""
-    dtype = accumulator(result, lhs.dtype, rhs.dtype)
-    lhs_free = [d for d in range(lhs.ndim) if d not in lhs_batch and d not in lhs_contracting]
-    rhs_free = [d for d in range(rhs.ndim) if d not in rhs_batch and d not in rhs_contracting]
-    batch = [lhs.shape[d] for d in lhs_batch]
-    m = [lhs.shape[d] for d in lhs_free]
-    n = [rhs.shape[d] for d in rhs_free]
-    k = math.prod(lhs.shape[d] for d in lhs_contracting)
-    a = _prepare(lhs, dtype, flush).transpose([*lhs_batch, *lhs_free, *lhs_contracting])
-    b = _prepare(rhs, dtype, flush).transpose([*rhs_batch, *rhs_contracting, *rhs_free])
-    a = a.reshape(math.prod(batch), math.prod(m), k)
-    b = b.reshape(math.prod(batch), k, math.prod(n))
-    out = np.matmul(a, b).reshape((*batch, *m, *n))
-    return _finish(out, result, flush)
+    fn = dot_general_fn(
+        lhs.dtype,
+        rhs.dtype,
+        lhs.ndim,
+        rhs.ndim,
+        lhs_batch,
+        lhs_contracting,
+        rhs_batch,
+        rhs_contracting,
+        result,
+        flush,
+    )
+    return fn(lhs, rhs)
+
+
+def dot_general_fn(
+    lhs_dtype: np.dtype,
+    rhs_dtype: np.dtype,
+    lhs_rank: int,
+    rhs_rank: int,
+    lhs_batch: Sequence[int],
+    lhs_contracting: Sequence[int],
+    rhs_batch: Sequence[int],
+    rhs_contracting: Sequence[int],
+    result: PrimitiveType,
+    flush: bool = True,
+) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """`dot_general` for operands of these types and ranks, with everything that does not depend
+    on the values decided once (a dot in a loop body runs thousands of times)."""
+    dtype = accumulator(result, lhs_dtype, rhs_dtype)
+    lhs_free = [d for d in range(lhs_rank) if d not in lhs_batch and d not in lhs_contracting]
+    rhs_free = [d for d in range(rhs_rank) if d not in rhs_batch and d not in rhs_contracting]
+    lhs_order = (*lhs_batch, *lhs_free, *lhs_contracting)
+    rhs_order = (*rhs_batch, *rhs_contracting, *rhs_free)
+    nb, nm, nn = len(lhs_batch), len(lhs_free), len(rhs_free)
+    flush_float = flush and dtype.kind in "fc"
+    out_dtype = np.dtype(result.numpy_dtype)
+
+    def run(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+        a = _prepare(lhs, dtype, flush_float).transpose(lhs_order)
+        b = _prepare(rhs, dtype, flush_float).transpose(rhs_order)
+        batch, m, n = a.shape[:nb], a.shape[nb : nb + nm], b.shape[b.ndim - nn :]
+        k = math.prod(a.shape[nb + nm :])
+        out = np.matmul(
+            a.reshape(math.prod(batch), math.prod(m), k), b.reshape(math.prod(batch), k, math.prod(n))
+        ).reshape((*batch, *m, *n))
+        if flush_float:
+            out = _flushed(out)
+        return out if out.dtype == out_dtype else numerics.convert(out, result)
+
+    return run
 
 
 def convolution(
@@ -110,14 +161,24 @@ def convolution(
         # (B, Nb, C, P, K) -> (B, Nb*P, C*K)
         cols = patches.reshape(groups, nb, c, p, kk).transpose(0, 1, 3, 2, 4).reshape(groups, nb * p, c * kk)
         out_batch = nb
+        og = o // groups
+        filters = w.reshape(groups, og, i * kk).transpose(0, 2, 1)  # (G, I*K, Og)
+        out = np.matmul(cols, filters)  # (G, batch*P, Og)
     else:
         groups, ig = feature_group_count, c // feature_group_count
-        # (N, G, Ig, P, K) -> (G, N*P, Ig*K)
-        cols = patches.reshape(n, groups, ig, p, kk).transpose(1, 0, 3, 2, 4).reshape(groups, n * p, ig * kk)
+        og = o // groups
+        filters = w.reshape(groups, og, i * kk).transpose(0, 2, 1)  # (G, I*K, Og)
+        out = np.empty((groups, n * p, og), dtype)
+        # The patch matrix of a few images at a time: (N, G, Ig, P, K) -> (G, N*P, Ig*K), at most
+        # PATCH_BYTES (the whole matrix is the kernel size times the input: 9x for 3x3).
+        step = max(1, PATCH_BYTES // max(1, p * c * kk * dtype.itemsize))
+        for b0 in range(0, n, step):
+            b1 = min(n, b0 + step)
+            split = patches[b0:b1].reshape(b1 - b0, groups, ig, *positions, *kernel)  # (a view)
+            axes = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
+            cols = split.transpose(axes).reshape(groups, (b1 - b0) * p, ig * kk)  # the one copy
+            np.matmul(cols, filters, out=out[:, b0 * p : b1 * p])
         out_batch = n
-    og = o // groups
-    filters = w.reshape(groups, og, i * kk).transpose(0, 2, 1)  # (G, I*K, Og)
-    out = np.matmul(cols, filters)  # (G, batch*P, Og)
     out = out.reshape(groups, out_batch, p, og).transpose(1, 0, 3, 2).reshape(out_batch, o, *positions)
     order = [dnums.output_batch_dimension, dnums.output_feature_dimension, *dnums.output_spatial_dimensions]
     final = np.empty(len(order), dtype=int)

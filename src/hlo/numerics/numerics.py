@@ -204,8 +204,10 @@ def minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _signed_zero_ties(r: np.ndarray, a: np.ndarray, b: np.ndarray, take_negative: bool) -> np.ndarray:
     """`r` (NumPy's max or min of a and b) with ties of two zeros decided by sign, as XLA:CPU
-    orders -0 below +0 (NumPy returns either). Only the zeros of `r` are looked at again: one
-    pass for operands with no zero result."""
+    orders -0 below +0 (NumPy returns either). Only results that are zero can be wrong: one pass
+    for operands with no zero result. Where both operands are zeros, the sum of two zeros has
+    the sign the maximum needs (-0 only if both are -0) and the negated sum of the negations the
+    sign the minimum needs (whole-array passes: no boolean indexing)."""
     if r.dtype.kind not in "fc":
         return r
     r = np.asarray(r)
@@ -219,10 +221,13 @@ def _signed_zero_ties(r: np.ndarray, a: np.ndarray, b: np.ndarray, take_negative
         return r
     if not zero.any():
         return r
-    az, bz = np.broadcast_to(a, r.shape)[zero], np.broadcast_to(b, r.shape)[zero]
-    tie = (az == 0) & (bz == 0)
-    a_wins = np.signbit(az.real) == take_negative
-    r[zero] = np.where(tie, np.where(a_wins, az, bz), r[zero])
+    tie = np.logical_and(np.equal(a, 0), np.equal(b, 0))
+    if r.dtype.kind == "c":  # complex zeros: pick the operand, as before (rare)
+        a_wins = np.signbit(np.real(a)) == take_negative
+        np.copyto(r, np.where(a_wins, a, b), where=tie)
+        return r
+    both = np.negative(np.add(np.negative(a), np.negative(b))) if take_negative else np.add(a, b)
+    np.copyto(r, both, where=tie, casting="same_kind")
     return r
 
 

@@ -70,17 +70,24 @@ def as_argument(value: Any, shape: Shape, where: str) -> Any:
     dtype = shape.element_type.numpy_dtype
     if dtype is None:
         raise EvalError(f"{where}: {shape.element_type.text} has no NumPy type")
-    if isinstance(value, np.ndarray):
-        if value.dtype != dtype:
-            raise EvalError(f"{where} must be {shape}: got a {describe(value)} array (dtype {value.dtype})")
-        array = value
+    foreign = not isinstance(value, (np.ndarray, np.generic)) and (
+        hasattr(value, "__array__") or hasattr(value, "__dlpack__")
+    )
+    if isinstance(value, np.ndarray) or foreign:
+        # Arrays keep their type: an f32 array for an f64 parameter is a mistake to report,
+        # not a value to convert (jax, torch: their arrays become NumPy first, dtype kept).
+        array = _from_array_library(value, shape, where) if foreign else value
+        if array.dtype != dtype:
+            what = "array" if array is value else type(value).__name__
+            raise EvalError(f"{where} must be {shape}: got a {describe(array)} {what} (dtype {array.dtype})")
     else:
         try:
             source = np.asarray(value)
         except (ValueError, TypeError):  # ragged nested lists
             what = type(value).__name__
             raise EvalError(f"{where} must be {shape}: got a {what} that is not an array") from None
-        if source.dtype.kind not in "biufc":  # strings, bytes, objects, dates: no numbers
+        # strings, bytes, objects, dates: no numbers (ml_dtypes scalars of the very type pass)
+        if source.dtype != dtype and source.dtype.kind not in "biufc":
             raise EvalError(f"{where} must be {shape}: got {type(value).__name__} {_short(value)}")
         with np.errstate(all="ignore"):
             array = source.astype(dtype)
@@ -90,6 +97,26 @@ def as_argument(value: Any, shape: Shape, where: str) -> Any:
             raise EvalError(f"{where} must be {shape}: the values {value!r} are not exactly representable")
     _check_dimensions(array, shape, where)
     return array
+
+
+def _from_array_library(value: Any, shape: Shape, where: str) -> np.ndarray:
+    """Another library's array (jax, torch, cupy, ...) as a NumPy array of the same element type,
+    without importing that library: `__array__` first (jax gives ml_dtypes' bfloat16 and float8
+    through it), else DLPack (`np.from_dlpack`, which needs `__dlpack_device__` too)."""
+    what = type(value).__name__
+    errors = []
+    for protocol, convert in (("__array__", np.asarray), ("__dlpack__", np.from_dlpack)):
+        if not hasattr(value, protocol):
+            continue
+        try:
+            array = convert(value)
+        except Exception as e:  # the library's own refusal (bf16 over DLPack, a deleted buffer, ...)
+            errors.append(f"{protocol}: {type(e).__name__}: {e}")
+            continue
+        if isinstance(array, np.ndarray) and array.dtype.kind != "O":
+            return array
+        errors.append(f"{protocol} gave {type(array).__name__} of {getattr(array, 'dtype', '?')}")
+    raise EvalError(f"{where} must be {shape}: cannot read the {what} as a NumPy array ({'; '.join(errors)})")
 
 
 def _short(value: Any) -> str:

@@ -87,14 +87,19 @@ def Dot(
 @kernel(Op.DOT)
 def dot_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
     """A batched matmul in the result's working type (numerics.linear)."""
-    from ..numerics.linear import dot_general
+    from ..numerics.linear import dot_general_fn
 
     dn = DotDimensionNumbers.of(instr.attrs)
-    dims = (
+    lhs, rhs = ctx.operand_shapes(instr)
+    return dot_general_fn(
+        np.dtype(lhs.element_type.numpy_dtype),
+        np.dtype(rhs.element_type.numpy_dtype),
+        len(lhs.dimensions),
+        len(rhs.dimensions),
         dn.lhs_batch_dimensions,
         dn.lhs_contracting_dimensions,
         dn.rhs_batch_dimensions,
         dn.rhs_contracting_dimensions,
+        instr.shape.element_type,
+        ctx.options.flush_denormals,
     )
-    result, flush = instr.shape.element_type, ctx.options.flush_denormals
-    return lambda lhs, rhs: dot_general(lhs, rhs, *dims, result, flush)

@@ -17,6 +17,7 @@ from google.protobuf import text_format
 
 from ..errors import HloError
 from . import hlo_pb2
+from .sniff import looks_like_text_proto  # noqa: F401  (part of this module's interface)
 
 
 @dataclass(frozen=True)
@@ -70,15 +71,6 @@ def decode_binary(data: bytes, name: str) -> Decoded:
     raise HloError(
         f"{name}: not an HLO module: the bytes decode as none of HloModuleProto, HloProto, HloSnapshot "
         "(a truncated or corrupt file?)"
-    )
-
-
-def looks_like_text_proto(text: str) -> bool:
-    head = text.lstrip()
-    while head.startswith("#"):
-        head = head.split("\n", 1)[1].lstrip() if "\n" in head else ""
-    return head.startswith(
-        ("name:", "name :", "hlo_module", "hlo {", "hlo{", "computations", "entry_computation")
     )
 
 

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..ir.opcode import Opcode
-from ..runtime.plan import Plan, Step
+from ..runtime.plan import Plan
 from ..runtime.run import Executable
+from ..runtime.step import Step
 
 
 @dataclass
@@ -32,7 +33,9 @@ class Watch:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def instrument(executable: Executable, watch: Watch) -> None:
+def instrument(executable: Executable, watch: Watch) -> Callable[[], None]:
+    """Wrap every step of the executable's plans; returns what takes the wrapping off again
+    (timed runs after the first)."""
     plans: dict[str, Plan] = dict(executable.context.plans)
     plans[executable.module.entry_name] = executable.entry
     bodies = {
@@ -41,8 +44,15 @@ def instrument(executable: Executable, watch: Watch) -> None:
         for i in c.instructions
         if i.opcode is Opcode.WHILE
     }
+    originals = {name: plan.steps for name, plan in plans.items()}
     for name, plan in plans.items():
         plan.steps = tuple(_wrap(name, k == 0 and name in bodies, s, watch) for k, s in enumerate(plan.steps))
+
+    def restore() -> None:
+        for name, plan in plans.items():
+            plan.steps = originals[name]
+
+    return restore
 
 
 def _wrap(computation: str, first_of_body: bool, step: Step, watch: Watch) -> Step:

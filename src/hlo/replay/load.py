@@ -9,13 +9,14 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import HloError
 from ..ir.module import Module
-from ..proto.files import Decoded, decode_binary, decode_text, looks_like_text_proto
-from ..proto.literals import literal_from_proto, value_from_literal
-from ..proto.reader import module_from_proto
+from ..proto.sniff import looks_like_text_proto
+
+if TYPE_CHECKING:
+    from ..proto.files import Decoded
 from ..text.parser import parse_module
 
 
@@ -60,10 +61,14 @@ def _looks_like_stablehlo(data: bytes) -> bool:
 
 
 def _read_text_proto(data: bytes, name: str) -> Loaded:
+    from ..proto.files import decode_text  # (protobuf is imported when a proto is read)
+
     return _from_decoded(decode_text(data.decode("utf-8"), name), name)
 
 
 def _read_binary_proto(data: bytes, name: str) -> Loaded:
+    from ..proto.files import decode_binary
+
     return _from_decoded(decode_binary(data, name), name)
 
 
@@ -96,6 +101,9 @@ def load(path: str | Path) -> Loaded:
 
 
 def _from_decoded(d: Decoded, name: str) -> Loaded:
+    from ..proto.literals import literal_from_proto, value_from_literal
+    from ..proto.reader import module_from_proto
+
     module = module_from_proto(d.module, name)
     fmt = f"{d.kind} ({d.encoding})"
     if d.kind == "HloUnoptimizedSnapshot":

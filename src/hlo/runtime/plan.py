@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,8 @@ from ..ir.opcode import Opcode
 from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
+from . import constant_fold, fusion, straight_line
+from .step import Step
 
 # Ops that run even when nothing uses their result.
 SIDE_EFFECTING = frozenset(
@@ -32,15 +34,6 @@ SIDE_EFFECTING = frozenset(
         Opcode.RNG_GET_AND_UPDATE_STATE,
     }
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Step:
-    instruction: Instruction
-    fn: Callable[..., Any]
-    inputs: tuple[int, ...]
-    output: int
-    frees: tuple[int, ...]
 
 
 @dataclass
@@ -53,32 +46,79 @@ class Plan:
     root_slot: int = 0
     slot_count: int = 0
 
+    runner: straight_line.Runner | None = field(default=None, repr=False)
+    runner_steps: tuple[Step, ...] | None = field(default=None, repr=False)  # what `runner` runs
+
     def __call__(self, *args: Any) -> Any:
+        """Run the steps: interpreted on the first call (no code to write for a computation run
+        once), then as generated straight-line code (runtime/straight_line.py), written at the
+        second call. Replacing `steps` (instrumenting) starts over."""
+        if self.runner_steps is not self.steps:
+            self.runner, self.runner_steps = None, self.steps
+            return self._interpret(args)
+        runner = self.runner
+        if runner is None:
+            runner = self.runner = straight_line.generate(
+                self.steps, self.parameter_slots, self.root_slot, _deadline, self._late
+            )
+        try:
+            return runner.fn(*args)
+        except (HloError, ValueError, IndexError) as e:
+            found = runner.failed_step(e.__traceback__)
+            if found is None:
+                raise
+            k, frame = found
+            error = self._failure(self.steps[k], [frame.get(f"v{i}") for i in self.steps[k].inputs], e)
+            if error is e:
+                raise
+            raise error from e
+
+    def _interpret(self, args: Sequence[Any]) -> Any:
         slots: list[Any] = [None] * self.slot_count
         for slot, value in zip(self.parameter_slots, args):
             slots[slot] = value
-        deadline = getattr(DEADLINE, "at", None)
-        for step in self.steps:
+        deadline = _deadline()
+        for k, step in enumerate(self.steps):
             if deadline is not None and time.monotonic() > deadline[0]:
-                raise EvalError(
-                    f"%{step.instruction.name}: the run is still going after the timeout of "
-                    f"{deadline[1]:g} seconds (timeout=, --timeout)",
-                    step.instruction.span,
-                )
+                self._late(k)
             try:
                 slots[step.output] = step.fn(*[slots[i] for i in step.inputs])
-            except HloError as e:
-                if e.span is not None:
+            except (HloError, ValueError, IndexError) as e:
+                error = self._failure(step, [slots[i] for i in step.inputs], e)
+                if error is e:
                     raise
-                kind = type(e) if isinstance(e, EvalError) else EvalError  # (a CollectiveError stays one)
-                if e.message.startswith("%"):  # named already (a collective's error): give it a place
-                    raise kind(e.message, step.instruction.span) from e
-                raise kind(f"%{step.instruction.name}: {e.message}", step.instruction.span) from e
-            except (ValueError, IndexError) as e:
-                raise _dynamic_mismatch(self, step, [slots[i] for i in step.inputs], e) from e
+                raise error from e
             for i in step.frees:
                 slots[i] = None
         return slots[self.root_slot]
+
+    def _failure(self, step: Step, values: list[Any], e: Exception) -> Exception:
+        """The error to raise for a kernel's failure: hlo errors given the instruction's name
+        and place (unless they have a place: raised again as they are), NumPy's size errors
+        explained when dynamic sizes disagree."""
+        if isinstance(e, HloError):
+            if e.span is not None:
+                return e
+            kind = type(e) if isinstance(e, EvalError) else EvalError  # (a CollectiveError stays one)
+            if e.message.startswith("%"):  # named already (a collective's error): give it a place
+                return kind(e.message, step.instruction.span)
+            return kind(f"%{step.instruction.name}: {e.message}", step.instruction.span)
+        return _dynamic_mismatch(self, step, values, e)
+
+    def _late(self, k: int) -> None:
+        step = self.steps[min(k, len(self.steps) - 1)] if self.steps else None
+        at = _deadline()
+        timeout = at[1] if at else 0.0
+        name = f"%{step.instruction.name}" if step else f"%{self.computation.root_name}"
+        span = step.instruction.span if step else None
+        raise EvalError(
+            f"{name}: the run is still going after the timeout of {timeout:g} seconds (timeout=, --timeout)",
+            span,
+        )
+
+
+def _deadline() -> tuple[float, float] | None:
+    return getattr(DEADLINE, "at", None)
 
 
 # The whole-run deadline of this thread's run, (monotonic time, timeout) or None: checked before
@@ -173,19 +213,26 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     if c.name not in ctx.plans:
         ctx.plans[c.name] = plan  # visible to recursive planning of callees
     steps = []
+    constants: dict[str, Any] = {}  # folded values by instruction name
     ctx.planning.append(c)
     try:
         for k, i in enumerate(order):
             _check_size(i, ctx.budget)
             if i.opcode is Opcode.PARAMETER:
                 continue
-            inputs = tuple(slot_of[o] for o in i.operands)
-            steps.append(Step(i, _bind(i, ctx), inputs, k, tuple(frees.get(k, ()))))
+            fn, inputs = _bind(i, ctx), tuple(slot_of[o] for o in i.operands)
+            if constant_fold.foldable(i, constants):
+                folded = constant_fold.fold(i, fn, constants, ctx.options.flush_denormals)
+                if folded is not None:
+                    fn, inputs = folded, ()
+            steps.append(Step(i, fn, inputs, k, tuple(frees.get(k, ()))))
     finally:
         ctx.planning.pop()
-    plan.steps = tuple(steps)
-    plan.root_slot = slot_of[root]
     plan.slot_count = len(order) + 1
+    plan.steps = tuple(steps)
+    if ctx.options.fuse:
+        plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, set(constants))
+    plan.root_slot = slot_of[root]
     return plan
 
 

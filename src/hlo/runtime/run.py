@@ -13,6 +13,7 @@ import numpy as np
 from ..builder import XlaComputation
 from ..errors import EvalError, HloError
 from ..ir.module import Module
+from ..numerics import threads
 from ..numerics.context import RunOptions
 from ..numerics.subnormals import flushing_subnormals
 from ..numerics.values import as_argument
@@ -41,7 +42,11 @@ class Executable:
         if outfeed is not None:
             state["outfeed"] = outfeed
         set_deadline(self.options.timeout)
-        with np.errstate(all="ignore"), flushing_subnormals(self.options.flush_denormals):
+        with (
+            np.errstate(all="ignore"),
+            flushing_subnormals(self.options.flush_denormals),
+            threads.using(blas_threads.cores()),
+        ):
             return self.entry(*values)
 
     def arguments(self, args: Sequence[Any]) -> list[Any]:
@@ -80,7 +85,11 @@ class Executable:
                 devices=devices, rendezvous=rendezvous, infeed=deque(),
             )  # fmt: skip
             set_deadline(self.options.timeout)
-            with np.errstate(all="ignore"), flushing_subnormals(self.options.flush_denormals):
+            with (
+                np.errstate(all="ignore"),
+                flushing_subnormals(self.options.flush_denormals),
+                threads.using(blas_threads.cores() // devices.count),
+            ):
                 return self.entry(*values[device])
 
         with blas_threads.shared_by(devices.count):
@@ -118,6 +127,7 @@ class Executable:
                 np.errstate(all="ignore"),
                 blas_threads.shared_by(sharing),
                 flushing_subnormals(self.options.flush_denormals),
+                threads.using(blas_threads.cores() // sharing),
             ):
                 result = self.entry(*values)
         except HloError as e:

@@ -1,0 +1,300 @@
+"""Loop fusion, as XLA's: chains of elementwise ops over large arrays run block by block.
+
+Each op of a chain over a 4M-element array reads and writes 16 MB: the chain runs at memory
+speed, from and to RAM. Run instead over blocks of rows small enough to stay in the core's cache
+(`BLOCK_ELEMENTS`), every op of the chain in turn on the block, the chain reads its inputs and
+writes its outputs once (benchmarks/RESULTS.md: 3.3x on a 12-op chain).
+
+A group is a set of fusible instructions (elementwise ops, compare, select, clamp, convert,
+bitcast-convert of one width, reduce-precision, broadcast, which becomes a view, and reduces
+that keep dimension 0, which end a chain as XLA's reduction fusion does: a block of rows
+reduces to the same rows of the result, each row folded in XLA:CPU's order as unfused) over the
+same dimensions, planned already: each member keeps its bound kernel, so a fused run computes bit
+for bit what the unfused run computes, one block of rows at a time. Operands from outside a
+group have the group's dimensions (sliced per block), are scalars, or feed a broadcast. No path
+may leave a group and come back to it (a group runs as one step). Values used outside their
+group (or the root) are written to whole arrays; the others live one block at a time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ..ir.computation import Computation
+from ..ir.instruction import Instruction
+from ..ir.opcode import Opcode
+from ..ops.registry import spec
+from .step import Step
+
+BLOCK_ELEMENTS = 1 << 17  # elements per block: 512 KB of f32, measured best on a 12-op chain (RESULTS.md)
+MIN_ELEMENTS = 2 * BLOCK_ELEMENTS  # smaller arrays gain nothing from blocking
+
+FUSIBLE = frozenset(
+    {Opcode.COMPARE, Opcode.SELECT, Opcode.CLAMP, Opcode.CONVERT, Opcode.BITCAST_CONVERT,
+     Opcode.REDUCE_PRECISION, Opcode.BROADCAST}
+)  # fmt: skip
+
+
+def block_dims(i: Instruction, by_name: dict[str, Instruction]) -> tuple[int, ...]:
+    """The dimensions a member runs over, block by block: its result's, or for a reduce its
+    operand's (the reduce ends a chain: each block of rows reduces to the same rows of its
+    result)."""
+    if i.opcode is Opcode.REDUCE:
+        return tuple(by_name[i.operands[0]].shape.dimensions)
+    return tuple(i.shape.dimensions)
+
+
+def fusible(i: Instruction, by_name: dict[str, Instruction]) -> bool:
+    s = i.shape
+    if s.is_tuple or not s.is_static or not s.dimensions:
+        return False
+    if i.opcode is Opcode.REDUCE:  # one value and its init; rows (dimension 0) not reduced
+        operand = by_name[i.operands[0]].shape
+        if len(i.operands) != 2 or 0 in i.attr("dimensions") or not operand.is_static:
+            return False
+        return math.prod(operand.dimensions) >= MIN_ELEMENTS and not by_name[i.operands[1]].shape.dimensions
+    if math.prod(s.dimensions) < MIN_ELEMENTS:
+        return False
+    if i.opcode is Opcode.BROADCAST:
+        return True
+    if not (i.opcode in FUSIBLE or spec(i.opcode).elementwise):
+        return False
+    return all(
+        by_name[o].shape.dimensions in (s.dimensions, ()) and by_name[o].shape.is_static for o in i.operands
+    )
+
+
+def groups(
+    instructions: Sequence[Instruction],
+    by_name: dict[str, Instruction],
+    folded: AbstractSet[str] = frozenset(),
+) -> list[list[Instruction]]:
+    """Groups of two or more fusible instructions (not folded to constants), in plan order, none
+    on both sides of a path that leaves it."""
+    index = {i.name: k for k, i in enumerate(instructions)}
+    ancestors: list[int] = []  # bit set of each instruction's transitive operands (by index)
+    for i in instructions:
+        bits = 0
+        for o in i.operands:
+            if o in index:
+                bits |= ancestors[index[o]] | (1 << index[o])
+        ancestors.append(bits)
+    group_of: dict[str, int] = {}
+    members: dict[int, list[Instruction]] = {}
+    for k, i in enumerate(instructions):
+        if i.name in folded or not fusible(i, by_name):
+            continue
+        dims = block_dims(i, by_name)
+        joined = {
+            group_of[o]
+            for o in i.operands
+            if o in group_of
+            and by_name[o].shape.dimensions == dims == block_dims(by_name[o], by_name)
+            and i.opcode is not Opcode.BROADCAST
+        }  # (a broadcast's operand stays outside: its block is a view of the whole operand)
+        # All the operands' groups if that stays closed, else the largest one that does.
+        choices = [sorted(joined)] + [[g] for g in sorted(joined, key=lambda g: -len(members[g]))]
+        chosen = next(
+            (
+                gs
+                for gs in choices
+                if gs and _closed([i, *(m for g in gs for m in members[g])], index, ancestors)
+            ),
+            None,
+        )
+        if chosen:
+            g = chosen[0]
+            merged = [i, *(m for h in chosen for m in members.pop(h))]
+            for m in merged:
+                group_of[m.name] = g
+            members[g] = sorted(merged, key=lambda m: index[m.name])
+        else:
+            g = k
+            members[g] = [i]
+        group_of[i.name] = g
+    return [m for m in members.values() if len(m) > 1]
+
+
+def _closed(candidate: list[Instruction], index: dict[str, int], ancestors: list[int]) -> bool:
+    """No operand from outside the set depends on a member of the set (else the set could not
+    run as one step), and no broadcast reads a member."""
+    inside = {m.name for m in candidate}
+    if any(m.opcode is Opcode.BROADCAST and m.operands[0] in inside for m in candidate):
+        return False  # a broadcast's block is a view of its whole operand: never a member's block
+    bits = 0
+    for m in candidate:
+        bits |= 1 << index[m.name]
+    for m in candidate:
+        for o in m.operands:
+            if o not in inside and o in index and ancestors[index[o]] & bits:
+                return False
+    return True
+
+
+def broadcast_block(i: Instruction) -> Callable[[np.ndarray, int, int], np.ndarray]:
+    """The rows [r0, r1) of a broadcast's result, as a view of its operand."""
+    dims = tuple(i.attr("dimensions"))
+    order = sorted(range(len(dims)), key=lambda d: dims[d])
+    rank = len(i.shape.dimensions)
+    expanded = [1] * rank
+    out_dims = tuple(i.shape.dimensions)
+
+    def block(x: np.ndarray, r0: int, r1: int) -> np.ndarray:
+        x = np.transpose(x, order) if order != sorted(order) else x
+        if dims and 0 in dims:  # the rows come from the operand's dimension mapped to 0
+            x = x[r0:r1]
+        shape = list(expanded)
+        for d, n in zip(sorted(dims), x.shape):
+            shape[d] = n
+        return np.broadcast_to(x.reshape(shape), (r1 - r0, *out_dims[1:]))
+
+    return block
+
+
+def group_runner(
+    group: list[Instruction],
+    fns: dict[str, Callable[..., Any]],
+    outside: list[str],
+    escaping: list[str],
+    by_name: dict[str, Instruction],
+) -> Callable[..., tuple[np.ndarray, ...]]:
+    """The function of one fused step: the outside values in, the escaping values out (whole
+    arrays), computed block by block."""
+    dims = block_dims(group[-1], by_name)
+    rows = max(1, BLOCK_ELEMENTS // max(math.prod(dims[1:]), 1))
+    position = {m.name: k for k, m in enumerate(group)}
+    outside_at = {name: k for k, name in enumerate(outside)}
+    last_user: dict[str, int] = {}
+    for k, m in enumerate(group):
+        for o in m.operands:
+            if o in position:
+                last_user[o] = k
+    steps = []
+    for k, m in enumerate(group):
+        refs = []
+        for o in m.operands:
+            if o in position:
+                refs.append((IN, position[o]))
+            elif m.opcode is Opcode.BROADCAST or by_name[o].shape.dimensions != dims:
+                refs.append((WHOLE, outside_at[o]))  # a broadcast's operand, or a scalar
+            else:
+                refs.append((ROWS, outside_at[o]))
+        drop = tuple(position[o] for o, u in last_user.items() if u == k and o not in escaping)
+        kernel: Callable[..., Any] = broadcast_block(m) if m.opcode is Opcode.BROADCAST else fns[m.name]
+        steps.append((m.opcode is Opcode.BROADCAST, kernel, tuple(refs), drop))
+    out_types = [np.dtype(by_name[name].shape.element_type.numpy_dtype) for name in escaping]
+    out_shapes = [tuple(by_name[name].shape.dimensions) for name in escaping]
+    out_index = [position[name] for name in escaping]
+
+    def run(*values: np.ndarray) -> tuple[np.ndarray, ...]:
+        outs = [np.empty(shape, t) for shape, t in zip(out_shapes, out_types)]
+        block: list[Any] = [None] * len(steps)
+        for r0 in range(0, dims[0], rows):
+            r1 = min(r0 + rows, dims[0])
+            for k, (is_broadcast, kernel, refs, drop) in enumerate(steps):
+                if is_broadcast:
+                    block[k] = kernel(values[refs[0][1]], r0, r1)
+                else:
+                    block[k] = kernel(
+                        *[
+                            block[j] if how == IN else values[j][r0:r1] if how == ROWS else values[j]
+                            for how, j in refs
+                        ]
+                    )
+                for j in drop:
+                    block[j] = None
+            for out, j in zip(outs, out_index):
+                out[r0:r1] = block[j]
+        return tuple(outs)
+
+    return run
+
+
+IN, ROWS, WHOLE = 0, 1, 2  # where a member's operand comes from, per block
+
+
+def fuse_steps(
+    steps: Sequence[Step],
+    computation: Computation,
+    slot_of: dict[str, int],
+    slot_count: int,
+    folded: AbstractSet[str],
+) -> tuple[tuple[Step, ...], int]:
+    """The steps with each group replaced by one fused step (writing a tuple of its escaping
+    values to a new slot) and a step per escaping value that takes it out of the tuple; in an
+    order where every value is made before it is used; frees recomputed. Returns the steps and
+    the new slot count."""
+    by_name = computation.by_name
+    found = groups([s.instruction for s in steps], by_name, folded)
+    if not found:
+        return tuple(steps), slot_count
+    users: dict[str, set[str]] = {}
+    for s in steps:
+        for o in s.instruction.operands:
+            users.setdefault(o, set()).add(s.instruction.name)
+    step_of = {s.instruction.name: s for s in steps}
+    node_of: dict[str, int] = {}  # instruction name -> node (index into nodes)
+    nodes: list[tuple[list[Step], list[str]]] = []  # the steps of a node, the values it reads
+    for group in found:
+        names = {m.name for m in group}
+        outside = list(dict.fromkeys(o for m in group for o in m.operands if o not in names))
+        escaping = [
+            m.name for m in group if m.name == computation.root_name or users.get(m.name, set()) - names
+        ]
+        run = group_runner(group, {m.name: step_of[m.name].fn for m in group}, outside, escaping, by_name)
+        tuple_slot, slot_count = slot_count, slot_count + 1
+        fused = Step(group[-1], run, tuple(slot_of[o] for o in outside), tuple_slot, ())
+        picks = [
+            Step(by_name[name], _pick(j), (tuple_slot,), slot_of[name], ()) for j, name in enumerate(escaping)
+        ]
+        for m in group:
+            node_of[m.name] = len(nodes)
+        nodes.append(([fused, *picks], outside))
+    for s in steps:
+        if s.instruction.name not in node_of:
+            node_of[s.instruction.name] = len(nodes)
+            nodes.append(([s], [*s.instruction.operands, *s.instruction.control_predecessors]))
+    ordered: list[Step] = []
+    done: set[int] = set()
+
+    for s in steps:  # depth first, without recursion: each node after the nodes it reads
+        stack = [(node_of[s.instruction.name], False)]
+        while stack:
+            n, expanded = stack.pop()
+            if expanded:
+                ordered.extend(nodes[n][0])
+                continue
+            if n in done:
+                continue
+            done.add(n)
+            stack.append((n, True))
+            stack.extend(
+                (node_of[name], False)
+                for name in reversed(nodes[n][1])
+                if name in node_of and node_of[name] not in done
+            )
+    return _with_frees(ordered, computation.root_name, slot_of), slot_count
+
+
+def _pick(j: int) -> Callable[[tuple[np.ndarray, ...]], np.ndarray]:
+    return lambda values: values[j]
+
+
+def _with_frees(steps: list[Step], root: str, slot_of: dict[str, int]) -> tuple[Step, ...]:
+    """The steps with each slot freed after its last reader (the root's value is kept)."""
+    last: dict[int, int] = {}
+    for k, s in enumerate(steps):
+        for i in s.inputs:
+            last[i] = k
+    keep = slot_of[root]
+    frees: dict[int, list[int]] = {}
+    for slot, k in last.items():
+        if slot != keep:
+            frees.setdefault(k, []).append(slot)
+    return tuple(replace(s, frees=tuple(frees.get(k, ()))) for k, s in enumerate(steps))
