@@ -26,7 +26,8 @@ FLOAT_OPS = [
     "ceil", "round-nearest-afz", "round-nearest-even", "sqrt", "exponential", "log", "sine", "cosine", "tanh",
     "logistic", "rsqrt", "log-plus-one", "exponential-minus-one", "cbrt", "is-finite", "compare",
     "select", "clamp", "to-s32", "to-u8", "to-pred", "to-other-float", "reduce", "broadcast", "slice",
-    "dynamic-slice", "dynamic-update-slice", "concatenate", "iota", "transpose",
+    "dynamic-slice", "dynamic-update-slice", "concatenate", "iota", "transpose", "clamp-scalar",
+    "maximum-scalar", "minimum-scalar",
 ]  # fmt: skip
 INT_OPS = [
     "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or", "xor",
@@ -54,6 +55,17 @@ def _op_lines(op: str, t: str, float_type: bool) -> tuple[list[str], str]:
         return [f"%r = pred[{N}] compare(%a, %b), direction=LT, type={kind}"], f"pred[{N}]"
     if op == "select":
         return [f"%p = pred[{N}] compare(%a, %b), direction=GE", f"%r = {v} select(%p, %b, %a)"], v
+    if op in ("clamp-scalar", "maximum-scalar", "minimum-scalar"):  # rank 0: the interpreter's scalar path
+        pick = [
+            f"%x = {t}[1] slice(%b), slice={{[2:3]}}",
+            f"%xs = {t}[] reshape(%x)",
+            f"%h = {t}[1] slice(%b), slice={{[5:6]}}",
+            f"%hs = {t}[] reshape(%h)",
+            f"%lo = {t}[] slice-scalar",
+        ]
+        if op == "clamp-scalar":
+            return [*pick, f"%r = {t}[] clamp(%lo, %xs, %hs)"], f"{t}[]"
+        return [*pick, f"%r = {t}[] {op[:7]}(%lo, %xs)"], f"{t}[]"
     if op == "clamp":
         return [f"%lo = {t}[] slice-scalar", f"%r = {v} clamp(%lo, %a, %b)"], v
     if op.startswith("to-"):
@@ -93,7 +105,7 @@ def loop_text(t: str, ops: list[str], steps: int) -> str:
         lines, shape = _op_lines(op, t, float_type)
         text = "\n".join("  " + line for line in lines)
         text = text.replace("slice-scalar", "reshape(%a1)")
-        text = re.sub(r"%(r|p|lo|z|u|m)\b", lambda m, k=k: f"%{m.group(1)}{k}", text)
+        text = re.sub(r"%(r|p|lo|z|u|m|x|xs|h|hs)\b", lambda m, k=k: f"%{m.group(1)}{k}", text)
         body.append(text)
         results.append(f"%r{k}")
         shapes.append(shape)
@@ -162,7 +174,13 @@ def _special(t: np.dtype) -> list[object]:
 
 
 def _arrays(t: np.dtype) -> st.SearchStrategy[np.ndarray]:
-    return st.lists(st.sampled_from(_special(t)), min_size=N, max_size=N).map(lambda v: np.array(v).astype(t))
+    """Special values; for floats also arrays of only zeros and subnormals (the ties of max,
+    min and clamp, where flushing decides)."""
+    values = st.sampled_from(_special(t))
+    if t.kind == "f":
+        tiny = float(np.finfo(t).tiny)
+        values = st.one_of(values, st.sampled_from([0.0, -0.0, tiny / 4, -tiny / 4]))
+    return st.lists(values, min_size=N, max_size=N).map(lambda v: np.array(v).astype(t))
 
 
 def _zeros(module: hlo.Module) -> list[np.ndarray]:

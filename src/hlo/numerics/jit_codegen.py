@@ -121,6 +121,7 @@ class Gen:
         self.ufuncs: list[tuple[str, str]] = []  # (NumPy ufunc name, dtype name)
         self.functions: dict[str, str] = {}  # called computation -> its generated function
         self.extra: list[list[str]] = []  # the sources of those functions
+        self.result_rank = -1  # the rank of the instruction being emitted
 
     def name(self, prefix: str = "v") -> str:
         self.count += 1
@@ -183,6 +184,7 @@ class Gen:
             emitter = EMITTERS.get(instr.opcode)
             if emitter is None:
                 raise Unsupported(instr.opcode.text)
+            self.result_rank = instr.shape.rank if instr.shape.is_array else -1
             values[instr.name] = emitter(self, instr, [values[o] for o in instr.operands])
         return values[comp.root_name]
 

@@ -73,10 +73,18 @@ def _remainder(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
     return f"_int_rem({w}({a}), {w}({b}), {_low(t)}, {w}(1))"
 
 
+def _ftz(g: Gen) -> str:
+    """The flush-to-zero variant of max/min the result's rank needs: the interpreter decides a
+    tie of values equal to zero differently for arrays and for scalars."""
+    if not g.flush:
+        return ""
+    return "_ftz_scalar" if g.result_rank == 0 else "_ftz"
+
+
 def _extreme(fn: str, py: str) -> Callable[[Gen, PrimitiveType, str, str], str]:
     def expr(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
         if t.is_floating_point:
-            return _selected(g, t, f"_{fn}{'_ftz' if g.flush else ''}({a}, {b})")
+            return _selected(g, t, f"_{fn}{_ftz(g)}({a}, {b})")
         return f"{py}({a}, {b})"
 
     return expr
@@ -263,7 +271,7 @@ def clamp(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     """min(max(x, low), high) with XLA's max and min (the interpreter flushes no result)."""
     t = instr.shape.element_type
     if t.is_floating_point:
-        ftz = "_ftz" if g.flush else ""
+        ftz = _ftz(g)
         return g.elementwise(instr.shape, args, lambda lo, x, hi: f"_fmin{ftz}(_fmax{ftz}({x}, {lo}), {hi})")
     if t is P.PRED:
         raise Unsupported("clamp of pred")

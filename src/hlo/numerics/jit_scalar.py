@@ -52,8 +52,24 @@ def float_max(a: Any, b: Any) -> Any:
 
 
 def float_max_ftz(a: Any, b: Any) -> Any:
-    """float_max in the CPU's flush-to-zero mode: NumPy's maximum returns a subnormal winner
-    flushed (the CPU reads it as zero), but a tie of zeros keeps the chosen operand as it is."""
+    """float_max in the CPU's flush-to-zero mode, as the interpreter computes it on arrays:
+    NumPy's maximum returns a subnormal winner flushed (the CPU reads it as zero), and a tie
+    of two values equal to zero is their sum (-0 only if both are -0; flushed)."""
+    if a != a:
+        return a
+    if b != b:
+        return b
+    if a == 0 and b == 0:
+        return a + b
+    r = a if a > b else b if b > a else a
+    if r == 0:
+        return r - r if math.copysign(1.0, r) > 0 else -(r - r)
+    return r
+
+
+def float_max_ftz_scalar(a: Any, b: Any) -> Any:
+    """float_max_ftz as the interpreter computes it on scalars: a tie of zeros keeps the
+    operand the sign rule chooses as it is."""
     if a != a:
         return a
     if b != b:
@@ -67,7 +83,22 @@ def float_max_ftz(a: Any, b: Any) -> Any:
 
 
 def float_min_ftz(a: Any, b: Any) -> Any:
-    """float_min in the CPU's flush-to-zero mode (as float_max_ftz)."""
+    """float_min in the CPU's flush-to-zero mode on arrays (as float_max_ftz; a tie of zeros:
+    the negated sum of the negations, +0 only if both are +0)."""
+    if a != a:
+        return a
+    if b != b:
+        return b
+    if a == 0 and b == 0:
+        return -((-a) + (-b))
+    r = a if a < b else b if b < a else a
+    if r == 0:
+        return r - r if math.copysign(1.0, r) > 0 else -(r - r)
+    return r
+
+
+def float_min_ftz_scalar(a: Any, b: Any) -> Any:
+    """float_min_ftz on scalars (a tie keeps the chosen operand)."""
     if a != a:
         return a
     if b != b:
