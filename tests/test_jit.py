@@ -345,3 +345,25 @@ def test_devices_in_threads_share_the_compiled_loop(jit: str, monkeypatch: pytes
     on = hlo.run(module, per_device, num_replicas=4, jit=jit)
     for x, y in zip(off, on, strict=True):
         assert_same_bits(x, y)
+
+
+@pytest.mark.parametrize("flush", [True, False], ids=["flush", "noflush"])
+@pytest.mark.parametrize("t", ["f32", "f64"])
+def test_ties_of_zeros_and_subnormals_in_max_min_clamp(t: str, flush: bool) -> None:
+    """Every pair of +-0 and +-subnormal through max, min and clamp (arrays and scalars), in one
+    iteration: where the CPU's mode reads both as zero, the interpreter's tie rules decide."""
+    module = hlo.parse_module(loop_text(t, ["add", "clamp", "maximum", "minimum", *FLOAT_OPS[-3:]], 1))
+    dtype = np.dtype(np.float32 if t == "f32" else np.float64)
+    zeros = [0.0, -0.0, float(np.finfo(dtype).tiny) / 4, -float(np.finfo(dtype).tiny) / 4]
+    pairs = [(x, y) for x in zeros for y in zeros]
+    for half in (pairs[:N], pairs[N:]):
+        for lo in zeros:
+            a = np.array([x for x, _ in half], dtype)
+            a[1] = lo  # the scalar bound of clamp
+            b = np.array([y for _, y in half], dtype)
+            for pick in (2, 5):  # the scalar forms read b[2] and b[5]
+                b[pick] = zeros[(pick + int(lo != 0)) % 4]
+            args = [np.array(0, np.int32), a, b, *_zeros(module)]
+            off = hlo.run(module, *args, jit="off", flush_denormals=flush)
+            on = hlo.run(module, *args, jit="eager", flush_denormals=flush)
+            assert_same_bits(off, on)

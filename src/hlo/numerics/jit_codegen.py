@@ -284,15 +284,20 @@ def loop_source(module: Module, condition: str, body: str, state: Shape, flush: 
     except Unsupported as e:
         log.debug("hlo.jit: the loop of %s stays on the interpreter: %s", body, e)
         return None
-    states = ", ".join(v.var for v in leaves)
+    # Scalars come and go in one-element arrays: numba passes a scalar argument or result
+    # through a double, a conversion the CPU's flush-to-zero mode would flush.
+    params = ", ".join(f"{v.var}_" if v.scalar else v.var for v in leaves)
+    unpack = [f"    {v.var} = {v.var}_[0]" for v in leaves if v.scalar]
+    results = ", ".join(f"np.full(1, {v.var})" if v.scalar else v.var for v in leaves)
     consts = "".join(f"k{n}, " for n in range(len(g.constants)))
     lines = [
-        f"def loop({states}, {consts}fp, limit):",
+        f"def loop({params}, {consts}fp, limit):",
+        *unpack,
         "    count = 0",
         "    done = False",
         "    while True:",
         *g.lines,
-        f"    return ({states}, done, count)",
+        f"    return ({results}, done, count)",
     ]
     functions = "\n\n".join("\n".join(f) for f in g.extra)
     source = functions + "\n\n" + "\n".join(lines) + "\n"

@@ -38,9 +38,22 @@ def _low(t: PrimitiveType) -> str:
     return f"{_wide(t)}({-(2 ** (t.bit_width - 1)) if t.is_signed_integral else 0})"
 
 
+def _tiny(t: PrimitiveType) -> str:
+    """The smallest normal of float type t: below it, the CPU's flush-to-zero mode reads zero."""
+    return f"{type_name(t)}({float(np.finfo(np.dtype(t.numpy_dtype)).tiny)!r})"
+
+
+def _zero_limit(g: Gen, t: PrimitiveType) -> str:
+    """Below this magnitude a float counts as zero: the smallest normal when flushing, else the
+    smallest subnormal (exact zeros only)."""
+    if g.flush:
+        return _tiny(t)
+    return f"{type_name(t)}({float(np.finfo(np.dtype(t.numpy_dtype)).smallest_subnormal)!r})"
+
+
 def _selected(g: Gen, t: PrimitiveType, expr: str) -> str:
     """A selected float value (max, min, sign), flushed as the CPU's mode flushes it."""
-    return f"_flush({expr})" if g.flush and t.is_floating_point else expr
+    return f"_flush({expr}, {_tiny(t)})" if g.flush and t.is_floating_point else expr
 
 
 # -- binary ops: an expression per kind of element type ---------------------------------------
@@ -84,7 +97,8 @@ def _ftz(g: Gen) -> str:
 def _extreme(fn: str, py: str) -> Callable[[Gen, PrimitiveType, str, str], str]:
     def expr(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
         if t.is_floating_point:
-            return _selected(g, t, f"_{fn}{_ftz(g)}({a}, {b})")
+            tiny = f", {_tiny(t)}" if g.flush else ""
+            return _selected(g, t, f"_{fn}{_ftz(g)}({a}, {b}{tiny})")
         return f"{py}({a}, {b})"
 
     return expr
@@ -167,7 +181,7 @@ def _not(g: Gen, t: PrimitiveType, a: str) -> str:
 
 def _sign(g: Gen, t: PrimitiveType, a: str) -> str:
     if t.is_floating_point:
-        return _selected(g, t, f"_fsign({a}, {type_name(t)}(1))")
+        return _selected(g, t, f"_fsign({a}, {type_name(t)}(1), {_zero_limit(g, t)})")
     if t.is_signed_integral:
         return f"(1 if {a} > 0 else -1 if {a} < 0 else 0)"
     raise Unsupported("sign of an unsigned type")
@@ -271,8 +285,10 @@ def clamp(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     """min(max(x, low), high) with XLA's max and min (the interpreter flushes no result)."""
     t = instr.shape.element_type
     if t.is_floating_point:
-        ftz = _ftz(g)
-        return g.elementwise(instr.shape, args, lambda lo, x, hi: f"_fmin{ftz}(_fmax{ftz}({x}, {lo}), {hi})")
+        ftz, tiny = _ftz(g), (f", {_tiny(t)}" if g.flush else "")
+        return g.elementwise(
+            instr.shape, args, lambda lo, x, hi: f"_fmin{ftz}(_fmax{ftz}({x}, {lo}{tiny}), {hi}{tiny})"
+        )
     if t is P.PRED:
         raise Unsupported("clamp of pred")
     return g.elementwise(instr.shape, args, lambda lo, x, hi: f"min(max({x}, {lo}), {hi})")
@@ -281,6 +297,8 @@ def clamp(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 def _convert(g: Gen, s: PrimitiveType, t: PrimitiveType, a: str) -> str:
     target = type_name(t)
     if t is P.PRED:
+        if s.is_floating_point:  # what the CPU's mode reads as zero is zero
+            return f"not (abs({a}) < {_zero_limit(g, s)})"
         return f"{a} != 0"
     if s is P.PRED:
         return f"{target}(1) if {a} else {target}(0)"
@@ -291,7 +309,7 @@ def _convert(g: Gen, s: PrimitiveType, t: PrimitiveType, a: str) -> str:
             return f"_f2s({a}, {float(low)!r}, {float(2 ** (bits - 1))!r}, {low}, {high})"
         return f"_f2u({a}, {float(2**bits)!r}, np.uint64({2**bits - 1}))"
     if s.is_floating_point and t.is_floating_point and g.flush:
-        return f"_flush({target}({a}))"  # the CPU's conversion flushes; keep it unfoldable
+        return f"_flush({target}({a}), {_tiny(t)})"  # the CPU's conversion flushes; keep it unfoldable
     return a
 
 
@@ -327,8 +345,8 @@ def get_tuple_element(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 @emits(Op.CONSTANT)
 def constant(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     value = np.asarray(instr.attrs["literal"].to_numpy())
-    if value.ndim == 0:
-        return Val(instr.shape, g.constant(value.reshape(())))
+    if value.ndim == 0:  # (in an array: a scalar argument would pass through a double)
+        return Val(instr.shape, g.constant(np.array(value).reshape(1)) + "[0]")
     return Val(instr.shape, g.constant(np.array(value).reshape(-1)))  # (a writable C copy: one type)
 
 

@@ -51,7 +51,7 @@ def float_max(a: Any, b: Any) -> Any:
     return a if a > b else b if b > a else a
 
 
-def float_max_ftz(a: Any, b: Any) -> Any:
+def float_max_ftz(a: Any, b: Any, tiny: Any) -> Any:
     """float_max in the CPU's flush-to-zero mode, as the interpreter computes it on arrays:
     NumPy's maximum returns a subnormal winner flushed (the CPU reads it as zero), and a tie
     of two values equal to zero is their sum (-0 only if both are -0; flushed)."""
@@ -59,54 +59,54 @@ def float_max_ftz(a: Any, b: Any) -> Any:
         return a
     if b != b:
         return b
-    if a == 0 and b == 0:
+    if abs(a) < tiny and abs(b) < tiny:
         return a + b
     r = a if a > b else b if b > a else a
-    if r == 0:
+    if abs(r) < tiny:
         return r - r if math.copysign(1.0, r) > 0 else -(r - r)
     return r
 
 
-def float_max_ftz_scalar(a: Any, b: Any) -> Any:
+def float_max_ftz_scalar(a: Any, b: Any, tiny: Any) -> Any:
     """float_max_ftz as the interpreter computes it on scalars: a tie of zeros keeps the
     operand the sign rule chooses as it is."""
     if a != a:
         return a
     if b != b:
         return b
-    if a == 0 and b == 0:
+    if abs(a) < tiny and abs(b) < tiny:
         return b if math.copysign(1.0, a) < 0 else a
     r = a if a > b else b if b > a else a
-    if r == 0:
+    if abs(r) < tiny:
         return r - r if math.copysign(1.0, r) > 0 else -(r - r)
     return r
 
 
-def float_min_ftz(a: Any, b: Any) -> Any:
+def float_min_ftz(a: Any, b: Any, tiny: Any) -> Any:
     """float_min in the CPU's flush-to-zero mode on arrays (as float_max_ftz; a tie of zeros:
     the negated sum of the negations, +0 only if both are +0)."""
     if a != a:
         return a
     if b != b:
         return b
-    if a == 0 and b == 0:
+    if abs(a) < tiny and abs(b) < tiny:
         return -((-a) + (-b))
     r = a if a < b else b if b < a else a
-    if r == 0:
+    if abs(r) < tiny:
         return r - r if math.copysign(1.0, r) > 0 else -(r - r)
     return r
 
 
-def float_min_ftz_scalar(a: Any, b: Any) -> Any:
+def float_min_ftz_scalar(a: Any, b: Any, tiny: Any) -> Any:
     """float_min_ftz on scalars (a tie keeps the chosen operand)."""
     if a != a:
         return a
     if b != b:
         return b
-    if a == 0 and b == 0:
+    if abs(a) < tiny and abs(b) < tiny:
         return a if math.copysign(1.0, a) < 0 else b
     r = a if a < b else b if b < a else a
-    if r == 0:
+    if abs(r) < tiny:
         return r - r if math.copysign(1.0, r) > 0 else -(r - r)
     return r
 
@@ -122,17 +122,20 @@ def float_min(a: Any, b: Any) -> Any:
     return a if a < b else b if b < a else a
 
 
-def float_sign(a: Any, one: Any) -> Any:
-    """-1, 0 or 1; a zero (and what compares equal to it) is kept, NaN propagates."""
-    if a == 0 or a != a:
+def float_sign(a: Any, one: Any, limit: Any) -> Any:
+    """-1, 0 or 1; a zero (and what the CPU reads as zero: `limit` is the smallest normal in
+    flush-to-zero mode, else the smallest subnormal) is kept, NaN propagates. Zero tests are
+    magnitude tests against a limit, as a compiler may turn a test against 0 into a test of
+    bits, which the CPU's mode would not see."""
+    if abs(a) < limit or a != a:
         return a
     return one if a > 0 else -one
 
 
-def flush(x: Any) -> Any:
-    """x, or a zero of its sign when it compares equal to zero (a subnormal under the CPU's
-    flush-to-zero mode): the interpreter's multiplication by one of a selected value."""
-    if x == 0:
+def flush(x: Any, tiny: Any) -> Any:
+    """x, or a zero of its sign when the CPU's flush-to-zero mode reads it as zero (|x| below
+    the smallest normal `tiny`): the interpreter's multiplication by one of a selected value."""
+    if abs(x) < tiny:
         return x - x if math.copysign(1.0, x) > 0 else -(x - x)
     return x
 

@@ -114,17 +114,14 @@ def _kernel(source: LoopSource) -> _Kernel:
 
 
 def _leaves(source: LoopSource, state: Any) -> list[Any]:
+    """The state as the compiled loop takes it: flat arrays of one numba type, a scalar as one
+    element (a scalar argument would pass through a double, which the CPU's mode flushes)."""
     values = state if source.tupled else (state,)
-    return [
-        np.asarray(v)[()]
-        if s.rank == 0
-        else np.require(v, requirements=("C", "W")).reshape(-1)  # one numba type
-        for v, s in zip(values, source.state)
-    ]
+    return [np.require(v, requirements=("C", "W")).reshape(-1) for v in values]
 
 
 def _constants(source: LoopSource) -> tuple[Any, ...]:
-    return tuple(c[()] if c.ndim == 0 else c for c in source.constants)
+    return source.constants
 
 
 def _state(source: LoopSource, leaves: Any) -> Any:
