@@ -367,3 +367,49 @@ def test_ties_of_zeros_and_subnormals_in_max_min_clamp(t: str, flush: bool) -> N
             off = hlo.run(module, *args, jit="off", flush_denormals=flush)
             on = hlo.run(module, *args, jit="eager", flush_denormals=flush)
             assert_same_bits(off, on)
+
+
+def test_a_failing_compilation_falls_back_silently(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A compilation that raises leaves the loop on the interpreter (same values, no error), and
+    says why at debug level; so does a compiled call that raises."""
+    from hlo.numerics import jit_numba
+
+    module = hlo.parse_module(loop_text("s32", ["add", "multiply"], 7))
+    args = [np.array(0, np.int32), np.arange(N, dtype=np.int32), np.ones(N, np.int32), *_zeros(module)]
+    expected = hlo.run(module, *args, jit="off")
+
+    def broken(source: object) -> object:
+        raise RuntimeError("no compiler here")
+
+    monkeypatch.setattr(loop_tier, "_kernels", {})
+    monkeypatch.setattr(jit_numba, "compile_loop", broken)
+    with caplog.at_level("DEBUG", logger="hlo.jit"):
+        assert_same_bits(expected, hlo.run(module, *args, jit="eager"))
+    assert "stays on the interpreter: no compiler here" in caplog.text
+
+    def failing_call(*args: object) -> object:
+        raise RuntimeError("the call failed")
+
+    monkeypatch.setattr(jit_numba, "compile_loop", lambda source: failing_call)
+    monkeypatch.setattr(loop_tier, "_kernels", {})
+    module = hlo.parse_module(loop_text("s32", ["add", "multiply"], 7))  # (a new plan)
+    kernel = loop_tier._kernel(next(iter(_sources(module))))
+    kernel.fn, kernel.pointers, kernel.started = failing_call, np.zeros((1, 3), np.intp), True
+    kernel.done.set()
+    with caplog.at_level("DEBUG", logger="hlo.jit"):
+        assert_same_bits(expected, hlo.run(module, *args, jit="eager"))
+    assert "goes back to the interpreter: the call failed" in caplog.text
+
+
+def _sources(module: hlo.Module) -> list[loop_tier.LoopSource]:
+    found = []
+    for instr in module.entry.instructions:
+        if instr.opcode.text == "while":
+            source = loop_tier.loop_source(
+                module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True
+            )
+            assert source is not None
+            found.append(source)
+    return found
