@@ -138,22 +138,31 @@ class CompiledLoop:
     def __init__(self, source: LoopSource, flush: bool, eager: bool) -> None:
         self.source, self.flush, self.eager = source, flush, eager
         self.kernel = _kernel(source)
+        self.spent = 0.0  # seconds this loop has run in the interpreter (until compiled)
+        self.seen = 0.0  # when ready() last looked
 
     def ready(self, state: Any, count: int, started_at: float) -> bool:
         """Whether the compiled loop should take over now (starting its compilation when the
-        loop has proved hot)."""
+        loop has proved hot: iterations in this run, or time in the interpreter over all runs)."""
         kernel = self.kernel
         if kernel.fn is None:
             if kernel.failed:
                 return False
+            now = time.perf_counter()
+            self.spent += now - max(self.seen, started_at)  # (threads may race: a rough sum)
+            self.seen = now
+            hot = count >= HOT_ITERATIONS or self.spent >= HOT_SECONDS
             if not kernel.started:
                 if kernel.on_disk is None:
                     kernel.on_disk = _marker(self.source).exists()
-                hot = count >= HOT_ITERATIONS or time.perf_counter() - started_at >= HOT_SECONDS
                 if not (self.eager or hot or kernel.on_disk):  # (a cached kernel loads at once)
                     return False
                 kernel.start(_state_copy(state), background=not self.eager)
             if kernel.fn is None:
+                if self.spent >= HOT_SECONDS:
+                    # Let the compiling thread have the GIL: imports and the compiler release it
+                    # at every system call and would wait a switch interval (5 ms) each time.
+                    time.sleep(0)
                 return False
         # The interpreter flushes in software where the CPU's mode is missing: stay there.
         return not self.flush or subnormals.active()
