@@ -101,7 +101,8 @@ def run_hlo(text_path: Path, args: list[Any], opts: argparse.Namespace) -> tuple
     t0 = time.perf_counter()
     module = hlo.parse_module(text, text_path.name)
     t1 = time.perf_counter()
-    executable = compile_module(module, hlo.RunOptions(flush_denormals=not opts.no_flush))
+    jit = {"jit": opts.jit} if opts.jit else {}  # (older versions have no RunOptions.jit)
+    executable = compile_module(module, hlo.RunOptions(flush_denormals=not opts.no_flush, **jit))
     t2 = time.perf_counter()
     out = executable(*args)
     t3 = time.perf_counter()
@@ -170,6 +171,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--budget", type=float, default=5.0)
     parser.add_argument("--no-flush", action="store_true", help="hlo: keep subnormals (RunOptions)")
+    parser.add_argument("--jit", choices=("auto", "eager", "off"), help="hlo: RunOptions.jit")
     parser.add_argument("--memory-limit", type=float, default=16.0, help="GiB of address space (hlo)")
     opts = parser.parse_args()
     if opts.engine == "hlo":

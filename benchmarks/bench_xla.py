@@ -44,8 +44,14 @@ HERE = Path(__file__).resolve().parent
 # Float sums of millions of elements in a different order (hlo folds in XLA's order within
 # tolerance, XLA:CPU vectorizes): the difference grows with the count, not the result.
 SCALE = {"sum": 100.0, "cumsum": 10.0, "layernorm": 10.0}
-HLO_VARIANTS = ("hlo", "hlo_opt", "hlo_noflush")  # the unoptimized text, the optimized, no FTZ
-LABELS = {"hlo": "hlo", "hlo_opt": "hlo, optimized text", "hlo_noflush": "hlo, no flushing"}
+# the unoptimized text, the optimized, no FTZ; loops interpreted only (jit="off"), loops
+# compiled before they run (jit="eager"); "hlo" runs with the default jit="auto"
+HLO_VARIANTS = ("hlo", "hlo_opt", "hlo_noflush", "hlo_nojit", "hlo_jit")
+LABELS = {
+    "hlo": "hlo", "hlo_opt": "hlo, optimized text", "hlo_noflush": "hlo, no flushing",
+    "hlo_nojit": "hlo, loops interpreted", "hlo_jit": "hlo, loops compiled first",
+}  # fmt: skip
+JIT = {"hlo_nojit": "off", "hlo_jit": "eager"}
 
 
 def prepare(name: str, quick: bool, directory: Path) -> None:
@@ -77,6 +83,8 @@ def worker(variant: str, directory: Path, tag: str, opts: argparse.Namespace, sa
     ]  # fmt: skip
     if variant == "hlo_noflush":
         command.append("--no-flush")
+    if variant in JIT:
+        command += ["--jit", JIT[variant]]
     if save:
         command += ["--save-outputs", str(directory / f"out_{variant}")]
     try:
@@ -140,7 +148,7 @@ def report(results: list[dict[str, Any]], titles: dict[str, str]) -> str:
         "| MB a run adds: XLA / hlo / live set |\n" + "|---" * (9 + 2 * len(variants)) + "|\n"
     )
     rows, notes = [], []
-    ratios: dict[str, list[float]] = {"hlo": [], "hlo_opt": [], "hlo_noflush": [], "best": [], "first": []}
+    ratios: dict[str, list[float]] = {v: [] for v in (*HLO_VARIANTS, "best", "first")}
     for res in results:
         runs, name = res["runs"], res["name"]
         cells = [titles[name]]

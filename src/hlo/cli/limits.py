@@ -49,4 +49,5 @@ def run_limits(args: argparse.Namespace) -> dict[str, object]:
         "memory_limit": args.memory_limit,
         "timeout": args.timeout,
         "fuse": not args.no_fusion,
+        "jit": getattr(args, "jit", "auto"),
     }

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..errors import HloError
 from ..literal import Literal
-from ..numerics.context import RunOptions
+from ..numerics.context import JIT_MODES, RunOptions
 from ..replay.compare import compare_outputs, verdict
 from ..replay.inputs import MODES, make_inputs, parse_range
 from ..replay.load import load
@@ -72,6 +72,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout", type=float,
         help="end the run after this many seconds (default: none; over MPI a rank waits 300 s at "
         "most at a collective)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--jit", choices=JIT_MODES, default="auto",
+        help="while loops compiled by numba if installed: auto (once hot, in the background), eager "
+        "(before they run), off (interpreter only); the same results either way",
     )  # fmt: skip
     add_limit_arguments(parser)
     parser.add_argument("--cast", action="store_true", help="convert --inputs arrays of another type")

@@ -14,6 +14,8 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..shape import Shape
 
+JIT_MODES = ("auto", "eager", "off")
+
 
 @dataclass(frozen=True)
 class RunOptions:
@@ -23,7 +25,10 @@ class RunOptions:
     must fit in (None: a fraction of the memory this process may use, see
     `runtime.budget`; 0: no check); `timeout` ends a run that takes longer, in seconds (None:
     no limit); `fuse` runs chains of elementwise ops over large arrays block by block, as
-    XLA's loop fusion does (the same values; False: op by op, e.g. to see every value)."""
+    XLA's loop fusion does (the same values; False: op by op, e.g. to see every value); `jit`
+    runs hot while loops compiled by numba when it is installed (hlo.numerics.loop_tier):
+    "auto" (compiled in the background once a loop proves hot), "eager" (compiled before a
+    loop's first iteration), "off" (the interpreter only); every choice gives the same bits."""
 
     flush_denormals: bool = True
     max_iterations: int | None = None
@@ -31,8 +36,11 @@ class RunOptions:
     memory_limit: int | None = None
     timeout: float | None = None
     fuse: bool = True
+    jit: str = "auto"
 
     def __post_init__(self) -> None:
+        if self.jit not in JIT_MODES:
+            raise EvalError(f"jit must be one of {', '.join(JIT_MODES)}: got {self.jit!r}")
         for name, value in (("max_iterations", self.max_iterations), ("memory_limit", self.memory_limit)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
                 raise EvalError(f"{name} must be an integer >= 0 or None: got {value!r}")

@@ -4,6 +4,7 @@ functions. Fusion and the async wrappers are in fusion_async.py (imported at the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from ..ir.attr_kinds import BOOL, COMPUTATION, COMPUTATION_LIST
 from ..ir.frozen import FrozenDict
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from ..numerics import loop_tier
 from ..shape import Shape
 from .callee import embed, or_dynamic, program, signature, text, texts
 from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule
@@ -317,14 +319,22 @@ def while_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     condition = ctx.computation(instr.attrs["condition"])
     body = ctx.computation(instr.attrs["body"])
     limit = ctx.options.max_iterations
+    compiled = loop_tier.for_while(instr, ctx)  # None: the interpreter only
+
+    def too_long() -> EvalError:
+        return EvalError(f"the loop is still running after {limit} iterations (max_iterations={limit})")
 
     def run(state: Any) -> Any:
         count = 0
+        started = time.perf_counter()
         while bool(condition(state)):
             if limit is not None and count >= limit:
-                raise EvalError(
-                    f"the loop is still running after {limit} iterations (max_iterations={limit})"
-                )
+                raise too_long()
+            if compiled is not None and compiled.ready(state, count, started):
+                state, count, finished = compiled.finish(state, count, limit, condition, too_long)
+                if finished:
+                    return state
+                continue  # (the compiled code failed: the interpreter goes on from `state`)
             state = body(state)
             count += 1
         return state

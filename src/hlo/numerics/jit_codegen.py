@@ -1,0 +1,307 @@
+"""The compiled loop tier's code generator: a while loop's condition and body (a scan's body is
+one) as the source of one Python function that numba compiles (hlo.numerics.jit_numba).
+
+Values are static: an array is a flat, row-major NumPy array of its element type, a scalar a
+scalar of that type, a tuple a list known while generating. Each op's emitter
+(hlo.numerics.jit_ops) writes lines that compute what the interpreter's kernel computes, element
+by element, with the same bits. Constants are arguments, not literals, so that no compiler folds
+arithmetic the CPU's flush-to-zero mode would have flushed. A computation with an op, a type or a
+form the tier does not know gives None (`loop_source`): the loop stays on the interpreter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..dtypes import PrimitiveType
+from ..ir.computation import Computation
+from ..ir.instruction import Instruction
+from ..ir.module import Module
+from ..ir.opcode import Opcode
+from ..shape import Shape
+
+P = PrimitiveType
+log = logging.getLogger("hlo.jit")
+# The element types the tier computes in: no narrow floats, complex or sub-byte integers.
+TYPES = {
+    P.PRED: "np.bool_", P.S8: "np.int8", P.S16: "np.int16", P.S32: "np.int32", P.S64: "np.int64",
+    P.U8: "np.uint8", P.U16: "np.uint16", P.U32: "np.uint32", P.U64: "np.uint64",
+    P.F32: "np.float32", P.F64: "np.float64",
+}  # fmt: skip
+GENERATOR_VERSION = "1"
+
+
+def cache_dir() -> Path:
+    """hlo's cache directory: $HLO_CACHE_DIR, else the platform's user cache directory."""
+    if os.environ.get("HLO_CACHE_DIR"):
+        return Path(os.environ["HLO_CACHE_DIR"])
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "hlo"
+
+
+class Unsupported(Exception):
+    """The computation has something the tier does not compile (never shown to users)."""
+
+
+@dataclass
+class Val:
+    """A value while generating: a variable of a static shape, or a tuple of values."""
+
+    shape: Shape
+    var: str = ""
+    items: list[Val] = field(default_factory=list)
+
+    @property
+    def scalar(self) -> bool:
+        return self.shape.is_array and self.shape.rank == 0
+
+    @property
+    def size(self) -> int:
+        return self.shape.element_count
+
+    def at(self, index: str) -> str:
+        """The element at a flat index (a scalar is itself everywhere)."""
+        return self.var if self.scalar else f"{self.var}[{index}]"
+
+
+def type_name(t: PrimitiveType) -> str:
+    if t not in TYPES:
+        raise Unsupported(f"element type {t.text}")
+    return TYPES[t]
+
+
+def check_shape(shape: Shape) -> None:
+    if shape.is_tuple:
+        for s in shape.tuple_shapes:
+            check_shape(s)
+        return
+    if not shape.is_static:
+        raise Unsupported("dynamic shape")
+    type_name(shape.element_type)
+
+
+Emitter = Callable[["Gen", Instruction, list[Val]], Val]
+EMITTERS: dict[Opcode, Emitter] = {}
+
+
+def emits(*opcodes: Opcode) -> Callable[[Emitter], Emitter]:
+    """Register the emitter of some opcodes (hlo.numerics.jit_ops)."""
+
+    def register(fn: Emitter) -> Emitter:
+        for op in opcodes:
+            EMITTERS[op] = fn
+        return fn
+
+    return register
+
+
+class Gen:
+    """The lines of the function being written, its names, its constants (arguments `k<n>`)
+    and the NumPy loops it calls (rows of the argument `fp`)."""
+
+    def __init__(self, module: Module, flush: bool) -> None:
+        self.module, self.flush = module, flush
+        self.lines: list[str] = []
+        self.indent = 1
+        self.count = 0
+        self.constants: list[np.ndarray] = []
+        self.ufuncs: list[tuple[str, str]] = []  # (NumPy ufunc name, dtype name)
+        self.functions: dict[str, str] = {}  # called computation -> its generated function
+        self.extra: list[list[str]] = []  # the sources of those functions
+        self.result_rank = -1  # the rank of the instruction being emitted
+
+    def name(self, prefix: str = "v") -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.indent + text)
+
+    def constant(self, value: np.ndarray) -> str:
+        self.constants.append(value)
+        return f"k{len(self.constants) - 1}"
+
+    def ufunc(self, name: str, t: PrimitiveType) -> int:
+        """The row of `fp` that holds NumPy's own loop of ufunc `name` for type t."""
+        key = (name, np.dtype(t.numpy_dtype).name)
+        if key not in self.ufuncs:
+            self.ufuncs.append(key)
+        return self.ufuncs.index(key)
+
+    def new_array(self, shape: Shape) -> str:
+        var = self.name()
+        self.line(f"{var} = np.empty({shape.element_count}, {type_name(shape.element_type)})")
+        return var
+
+    def elementwise(self, shape: Shape, args: list[Val], expr: Callable[..., str]) -> Val:
+        """A result computed element by element from the operands' elements (scalar operands
+        are broadcast); `expr` gets the operands' element expressions."""
+        t = type_name(shape.element_type)
+        if shape.rank == 0:
+            var = self.name()
+            self.line(f"{var} = {t}({expr(*(a.var for a in args))})")
+            return Val(shape, var)
+        var = self.new_array(shape)
+        index = self.name("i")
+        self.line(f"for {index} in range({shape.element_count}):")
+        self.line(f"    {var}[{index}] = {t}({expr(*(a.at(index) for a in args))})")
+        return Val(shape, var)
+
+    def loops(self, dims: tuple[int, ...]) -> tuple[list[str], str]:
+        """Open nested loops over `dims` (row-major); the indices and the flat index."""
+        names = []
+        for d in dims:
+            i = self.name("i")
+            self.line(f"for {i} in range({d}):")
+            self.indent += 1
+            names.append(i)
+        return names, flat_index(names, dims)
+
+    def close(self, count: int) -> None:
+        self.indent -= count
+
+    def computation(self, comp: Computation, params: list[Val]) -> Val:
+        """Emit every live instruction of a computation inline; its root's value."""
+        values: dict[str, Val] = {}
+        for instr in live_instructions(comp):
+            check_shape(instr.shape)
+            if instr.opcode is Opcode.PARAMETER:
+                values[instr.name] = params[instr.attrs.get("parameter_number", 0)]
+                continue
+            emitter = EMITTERS.get(instr.opcode)
+            if emitter is None:
+                raise Unsupported(instr.opcode.text)
+            self.result_rank = instr.shape.rank if instr.shape.is_array else -1
+            values[instr.name] = emitter(self, instr, [values[o] for o in instr.operands])
+        return values[comp.root_name]
+
+    def scalar_function(self, name: str) -> str:
+        """A called computation of scalars (a reducer) as a function of its own."""
+        if name in self.functions:
+            return self.functions[name]
+        comp = self.module.computation(name)
+        fn = f"f_{len(self.functions)}"
+        self.functions[name] = fn
+        saved, indent = self.lines, self.indent
+        self.lines, self.indent = [], 1
+        params = []
+        for p in comp.parameters:
+            if not (p.shape.is_array and p.shape.rank == 0):
+                raise Unsupported("a non-scalar parameter of a called computation")
+            params.append(Val(p.shape, self.name("p")))
+        root = self.computation(comp, params)
+        if root.items or not root.scalar:
+            raise Unsupported("a called computation that does not return a scalar")
+        body = [
+            "@_jit",
+            f"def {fn}({', '.join(p.var for p in params)}):",
+            *self.lines,
+            f"    return {root.var}",
+        ]
+        self.extra.append(body)
+        self.lines, self.indent = saved, indent
+        return fn
+
+
+def flat_index(names: list[str], dims: tuple[int, ...]) -> str:
+    """The row-major flat index of indices `names` into an array of `dims`."""
+    terms = []
+    stride = 1
+    for i, d in reversed(list(zip(names, dims))):
+        terms.append(i if stride == 1 else f"{i} * {stride}")
+        stride *= d
+    return " + ".join(reversed(terms)) or "0"
+
+
+def live_instructions(comp: Computation) -> list[Instruction]:
+    """The instructions the root depends on, in order (the interpreter leaves out the rest)."""
+    live = {comp.root_name}
+    for instr in reversed(comp.instructions):
+        if instr.name in live:
+            live.update(instr.operands)
+    return [i for i in comp.instructions if i.name in live]
+
+
+@dataclass(frozen=True)
+class LoopSource:
+    """A generated loop: its source, the constants and NumPy loops it takes, and its key."""
+
+    source: str
+    constants: tuple[np.ndarray, ...]
+    ufuncs: tuple[tuple[str, str], ...]
+    state: tuple[Shape, ...]  # the loop state's leaves
+    tupled: bool  # whether the state is a tuple (else one array)
+    key: str
+
+
+def _state_vals(shape: Shape) -> tuple[list[Val], bool]:
+    if shape.is_tuple:
+        leaves = list(shape.tuple_shapes)
+        if any(s.is_tuple for s in leaves):
+            raise Unsupported("a nested tuple in the loop state")
+        return [Val(s, f"s{k}") for k, s in enumerate(leaves)], True
+    return [Val(shape, "s0")], False
+
+
+def loop_source(module: Module, condition: str, body: str, state: Shape, flush: bool) -> LoopSource | None:
+    """The loop `while condition(s): s = body(s)` as the source of a function
+    `loop(s0, ..., k0, ..., fp, limit) -> (s0, ..., done, count)` that runs at most `limit`
+    iterations; None if the tier cannot compile it."""
+    from . import jit_ops  # noqa: F401  (registers the emitters)
+
+    try:
+        check_shape(state)
+        leaves, tupled = _state_vals(state)
+        g = Gen(module, flush)
+        wrap = (lambda v: Val(state, items=v)) if tupled else (lambda v: v[0])
+        g.indent = 2
+        cond = g.computation(module.computation(condition), [wrap(leaves)])
+        g.line(f"if not {cond.var}:")
+        g.line("    done = True")
+        g.line("    break")
+        g.line("if count >= limit:")
+        g.line("    break")
+        result = g.computation(module.computation(body), [wrap(leaves)])
+        outs = result.items if tupled else [result]
+        g.line(f"{', '.join(v.var for v in leaves)}, = {', '.join(o.var for o in outs)},")
+        for v in leaves:
+            if v.scalar:  # a scalar's variable keeps one type across iterations
+                g.line(f"{v.var} = {type_name(v.shape.element_type)}({v.var})")
+        g.line("count += 1")
+    except Unsupported as e:
+        log.debug("hlo.jit: the loop of %s stays on the interpreter: %s", body, e)
+        return None
+    # Scalars come and go in one-element arrays: numba passes a scalar argument or result
+    # through a double, a conversion the CPU's flush-to-zero mode would flush.
+    params = ", ".join(f"{v.var}_" if v.scalar else v.var for v in leaves)
+    unpack = [f"    {v.var} = {v.var}_[0]" for v in leaves if v.scalar]
+    results = ", ".join(f"np.full(1, {v.var})" if v.scalar else v.var for v in leaves)
+    consts = "".join(f"k{n}, " for n in range(len(g.constants)))
+    lines = [
+        f"def loop({params}, {consts}fp, limit):",
+        *unpack,
+        "    count = 0",
+        "    done = False",
+        "    while True:",
+        *g.lines,
+        f"    return ({results}, done, count)",
+    ]
+    functions = "\n\n".join("\n".join(f) for f in g.extra)
+    source = functions + "\n\n" + "\n".join(lines) + "\n"
+    key = hashlib.sha256(f"{GENERATOR_VERSION}\n{flush}\n{source}".encode()).hexdigest()[:24]
+    return LoopSource(
+        source, tuple(g.constants), tuple(g.ufuncs), tuple(v.shape for v in leaves), tupled, key
+    )

@@ -1,0 +1,539 @@
+"""The compiled loop tier's op emitters (hlo.numerics.jit_codegen): for each op, the lines that
+compute what its interpreter kernel computes, with the same bits. Elementwise ops are rows of
+tables: an expression of the operands' elements, or NumPy's own loop of a ufunc (called through
+its address: the interpreter's function itself, so transcendental functions agree by
+construction). Data movement ops are index loops over static shapes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..dtypes import PrimitiveType
+from ..ir.attrs import ComparisonType
+from ..ir.instruction import Instruction
+from ..ir.opcode import Opcode
+from ..shape import Shape
+from .jit_codegen import Gen, Unsupported, Val, emits, flat_index, type_name
+
+Op = Opcode
+P = PrimitiveType
+
+
+def _kind(t: PrimitiveType) -> str:
+    if t is P.PRED:
+        return "pred"
+    if t.is_floating_point:
+        return "float"
+    return "signed" if t.is_signed_integral else "unsigned"
+
+
+def _wide(t: PrimitiveType) -> str:
+    """The wide integer type integer arithmetic runs in before it wraps to t."""
+    return "np.int64" if t.is_signed_integral else "np.uint64"
+
+
+def _low(t: PrimitiveType) -> str:
+    return f"{_wide(t)}({-(2 ** (t.bit_width - 1)) if t.is_signed_integral else 0})"
+
+
+def _tiny(t: PrimitiveType) -> str:
+    """The smallest normal of float type t: below it, the CPU's flush-to-zero mode reads zero."""
+    return f"{type_name(t)}({float(np.finfo(np.dtype(t.numpy_dtype)).tiny)!r})"
+
+
+def _zero_limit(g: Gen, t: PrimitiveType) -> str:
+    """Below this magnitude a float counts as zero: the smallest normal when flushing, else the
+    smallest subnormal (exact zeros only)."""
+    if g.flush:
+        return _tiny(t)
+    return f"{type_name(t)}({float(np.finfo(np.dtype(t.numpy_dtype)).smallest_subnormal)!r})"
+
+
+def _selected(g: Gen, t: PrimitiveType, expr: str) -> str:
+    """A selected float value (max, min, sign), flushed as the CPU's mode flushes it."""
+    return f"_flush({expr}, {_tiny(t)})" if g.flush and t.is_floating_point else expr
+
+
+# -- binary ops: an expression per kind of element type ---------------------------------------
+def _int(op: str) -> Callable[[Gen, PrimitiveType, str, str], str]:
+    return lambda g, t, a, b: f"{_wide(t)}({a}) {op} {_wide(t)}({b})"
+
+
+def _arith(op: str) -> Callable[[Gen, PrimitiveType, str, str], str]:
+    def expr(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
+        if t.is_floating_point:
+            return f"{a} {op} {b}"
+        if t is P.PRED:
+            raise Unsupported("pred arithmetic")
+        return _int(op)(g, t, a, b)
+
+    return expr
+
+
+def _divide(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
+    if t.is_floating_point:
+        return f"{a} / {b}"
+    w = _wide(t)
+    return f"_int_div({w}({a}), {w}({b}), {_low(t)}, {w}(1))"
+
+
+def _remainder(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
+    if not t.is_integral:
+        raise Unsupported("float remainder")  # the interpreter runs it with the CPU's mode off
+    w = _wide(t)
+    return f"_int_rem({w}({a}), {w}({b}), {_low(t)}, {w}(1))"
+
+
+def _ftz(g: Gen) -> str:
+    """The flush-to-zero variant of max/min the result's rank needs: the interpreter decides a
+    tie of values equal to zero differently for arrays and for scalars."""
+    if not g.flush:
+        return ""
+    return "_ftz_scalar" if g.result_rank == 0 else "_ftz"
+
+
+def _extreme(fn: str, py: str) -> Callable[[Gen, PrimitiveType, str, str], str]:
+    def expr(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
+        if t.is_floating_point:
+            tiny = f", {_tiny(t)}" if g.flush else ""
+            return _selected(g, t, f"_{fn}{_ftz(g)}({a}, {b}{tiny})")
+        return f"{py}({a}, {b})"
+
+    return expr
+
+
+def _bitwise(op: str) -> Callable[[Gen, PrimitiveType, str, str], str]:
+    def expr(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
+        if t.is_floating_point:
+            raise Unsupported("bitwise op on floats")
+        return f"{a} {op} {b}" if t is P.PRED else _int(op)(g, t, a, b)
+
+    return expr
+
+
+def _shift(kind: str) -> Callable[[Gen, PrimitiveType, str, str], str]:
+    def expr(g: Gen, t: PrimitiveType, a: str, b: str) -> str:
+        if not t.is_integral:
+            raise Unsupported("shift of a non-integer")
+        bits, ubits = t.bit_width, f"np.uint64({(1 << t.bit_width) - 1})"
+        signed, unsigned = f"np.int{bits}", f"np.uint{bits}"
+        amount = f"np.uint64({unsigned}({b}))"
+        if kind == "left":
+            return f"_shl(np.uint64({unsigned}({a})), {amount}, np.uint64({bits}), {ubits})"
+        if kind == "logical":
+            return f"_shrl(np.uint64({unsigned}({a})), {amount}, np.uint64({bits}), {ubits})"
+        return f"_shra(np.int64({signed}({a})), {amount}, np.uint64({bits}), {ubits}, np.int64({bits - 1}))"
+
+    return expr
+
+
+BINARY: dict[Opcode, Callable[[Gen, PrimitiveType, str, str], str]] = {
+    Op.ADD: _arith("+"),
+    Op.SUBTRACT: _arith("-"),
+    Op.MULTIPLY: _arith("*"),
+    Op.DIVIDE: _divide,
+    Op.REMAINDER: _remainder,
+    Op.MAXIMUM: _extreme("fmax", "max"),
+    Op.MINIMUM: _extreme("fmin", "min"),
+    Op.AND: _bitwise("&"),
+    Op.OR: _bitwise("|"),
+    Op.XOR: _bitwise("^"),
+    Op.SHIFT_LEFT: _shift("left"),
+    Op.SHIFT_RIGHT_LOGICAL: _shift("logical"),
+    Op.SHIFT_RIGHT_ARITHMETIC: _shift("arithmetic"),
+}
+
+
+def _operand_types(g: Gen, instr: Instruction, args: list[Val]) -> PrimitiveType:
+    types = {a.shape.element_type for a in args}
+    if len(types) != 1:
+        raise Unsupported("operands of mixed element types")
+    return types.pop()
+
+
+@emits(*BINARY)
+def binary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    t = _operand_types(g, instr, args)
+    make = BINARY[instr.opcode]
+    return g.elementwise(instr.shape, args, lambda a, b: make(g, t, a, b))
+
+
+# -- unary ops ---------------------------------------------------------------------------------
+def _negate(g: Gen, t: PrimitiveType, a: str) -> str:
+    if t is P.PRED:
+        raise Unsupported("negate of pred")
+    return f"-{a}" if t.is_floating_point else f"-{_wide(t)}({a})"
+
+
+def _abs(g: Gen, t: PrimitiveType, a: str) -> str:
+    if not t.is_floating_point and not t.is_signed_integral:
+        raise Unsupported("abs of an unsigned type")
+    return f"abs({a})" if t.is_floating_point else f"abs({_wide(t)}({a}))"
+
+
+def _not(g: Gen, t: PrimitiveType, a: str) -> str:
+    if t.is_floating_point:
+        raise Unsupported("not of a float")
+    return f"not {a}" if t is P.PRED else f"~{_wide(t)}({a})"
+
+
+def _sign(g: Gen, t: PrimitiveType, a: str) -> str:
+    if t.is_floating_point:
+        return _selected(g, t, f"_fsign({a}, {type_name(t)}(1), {_zero_limit(g, t)})")
+    if t.is_signed_integral:
+        return f"(1 if {a} > 0 else -1 if {a} < 0 else 0)"
+    raise Unsupported("sign of an unsigned type")
+
+
+def _is_finite(g: Gen, t: PrimitiveType, a: str) -> str:
+    if not t.is_floating_point:
+        raise Unsupported("is-finite of a non-float")
+    return f"np.isfinite({a})"
+
+
+UNARY: dict[Opcode, Callable[[Gen, PrimitiveType, str], str]] = {
+    Op.NEGATE: _negate,
+    Op.ABS: _abs,
+    Op.NOT: _not,
+    Op.SIGN: _sign,
+    Op.IS_FINITE: _is_finite,
+}
+
+
+@emits(*UNARY)
+def unary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    t = args[0].shape.element_type
+    make = UNARY[instr.opcode]
+    return g.elementwise(instr.shape, args, lambda a: make(g, t, a))
+
+
+# Unary float ops whose interpreter kernel is one NumPy ufunc (in the CPU's current mode).
+UFUNCS = {
+    Op.SIN: "sin", Op.COS: "cos", Op.TAN: "tan", Op.TANH: "tanh", Op.SINH: "sinh", Op.COSH: "cosh",
+    Op.EXP: "exp", Op.EXPM1: "expm1", Op.LOG: "log", Op.LOG1P: "log1p", Op.SQRT: "sqrt",
+    Op.CBRT: "cbrt", Op.FLOOR: "floor", Op.CEIL: "ceil", Op.ROUND_NEAREST_EVEN: "rint",
+    Op.ASIN: "arcsin", Op.ACOS: "arccos", Op.ASINH: "arcsinh", Op.ACOSH: "arccosh", Op.ATANH: "arctanh",
+}  # fmt: skip
+
+
+def call_ufunc(g: Gen, name: str, x: Val) -> Val:
+    """NumPy's own loop of a unary ufunc over x (a new value of x's shape and type)."""
+    t = x.shape.element_type
+    if not t.is_floating_point:
+        raise Unsupported(f"{name} of a non-float")
+    row = g.ufunc(name, t)
+    var = g.name()
+    if x.scalar:
+        g.line(f"{var} = _ufunc1(fp[{row}], {x.var})")
+    else:
+        g.line(f"{var} = np.empty_like({x.var})")
+        g.line(f"_ufunc(fp[{row}], {x.var}, {var})")
+    return Val(x.shape, var)
+
+
+@emits(*UFUNCS)
+def ufunc(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    return call_ufunc(g, UFUNCS[instr.opcode], args[0])
+
+
+@emits(Op.LOGISTIC)
+def logistic(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    """1 / (1 + exp(-x)), as numerics.logistic computes it, each step rounded in the type."""
+    t = type_name(instr.shape.element_type)
+    negated = g.elementwise(instr.shape, args, lambda a: f"-{a}")
+    e = call_ufunc(g, "exp", negated)
+    return g.elementwise(instr.shape, [e], lambda a: f"{t}(1) / ({t}(1) + {a})")
+
+
+@emits(Op.RSQRT)
+def rsqrt(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    t = type_name(instr.shape.element_type)
+    root = call_ufunc(g, "sqrt", args[0])
+    return g.elementwise(instr.shape, [root], lambda a: f"{t}(1) / {a}")
+
+
+@emits(Op.ROUND_NEAREST_AFZ)
+def round_afz(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    t = type_name(instr.shape.element_type)
+    whole = call_ufunc(g, "trunc", args[0])
+    return g.elementwise(instr.shape, [args[0], whole], lambda x, w: f"_round_afz({x}, {w}, {t}(1))")
+
+
+# -- compare, select, clamp, convert -----------------------------------------------------------
+_DIRECTIONS = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
+
+
+@emits(Op.COMPARE)
+def compare(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    if instr.attrs.get("type") is ComparisonType.TOTALORDER:
+        raise Unsupported("total-order compare")
+    _operand_types(g, instr, args)
+    direction = instr.attrs["direction"]
+    op = _DIRECTIONS[getattr(direction, "value", str(direction)).upper()]
+    return g.elementwise(instr.shape, args, lambda a, b: f"{a} {op} {b}")
+
+
+@emits(Op.SELECT)
+def select(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    return g.elementwise(instr.shape, args, lambda p, a, b: f"{a} if {p} else {b}")
+
+
+@emits(Op.CLAMP)
+def clamp(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    """min(max(x, low), high) with XLA's max and min (the interpreter flushes no result)."""
+    t = instr.shape.element_type
+    if t.is_floating_point:
+        ftz, tiny = _ftz(g), (f", {_tiny(t)}" if g.flush else "")
+        return g.elementwise(
+            instr.shape, args, lambda lo, x, hi: f"_fmin{ftz}(_fmax{ftz}({x}, {lo}{tiny}), {hi}{tiny})"
+        )
+    if t is P.PRED:
+        raise Unsupported("clamp of pred")
+    return g.elementwise(instr.shape, args, lambda lo, x, hi: f"min(max({x}, {lo}), {hi})")
+
+
+def _convert(g: Gen, s: PrimitiveType, t: PrimitiveType, a: str) -> str:
+    target = type_name(t)
+    if t is P.PRED:
+        if s.is_floating_point:  # what the CPU's mode reads as zero is zero
+            return f"not (abs({a}) < {_zero_limit(g, s)})"
+        return f"{a} != 0"
+    if s is P.PRED:
+        return f"{target}(1) if {a} else {target}(0)"
+    if s.is_floating_point and t.is_integral:
+        bits = t.bit_width
+        if t.is_signed_integral:
+            low, high = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+            return f"_f2s({a}, {float(low)!r}, {float(2 ** (bits - 1))!r}, {low}, {high})"
+        return f"_f2u({a}, {float(2**bits)!r}, np.uint64({2**bits - 1}))"
+    if s.is_floating_point and t.is_floating_point and g.flush:
+        return f"_flush({target}({a}), {_tiny(t)})"  # the CPU's conversion flushes; keep it unfoldable
+    return a
+
+
+@emits(Op.CONVERT)
+def convert(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    s, t = args[0].shape.element_type, instr.shape.element_type
+    if s is t:
+        return args[0]
+    return g.elementwise(instr.shape, args, lambda a: _convert(g, s, t, a))
+
+
+@emits(Op.FUSION, Op.CALL)
+def inline_call(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    """A fusion (any kind) or call: its computation, inline, as the interpreter runs it."""
+    calls = instr.attrs.get("calls", instr.attrs.get("to_apply"))
+    name = calls[0] if isinstance(calls, tuple) else calls
+    return g.computation(g.module.computation(name), args)
+
+
+# -- tuples, constants, shapes -----------------------------------------------------------------
+@emits(Op.TUPLE)
+def make_tuple(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    return Val(instr.shape, items=list(args))
+
+
+@emits(Op.GET_TUPLE_ELEMENT)
+def get_tuple_element(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    if not args[0].items:
+        raise Unsupported("a tuple that is not known while generating")
+    return args[0].items[instr.attrs["index"]]
+
+
+@emits(Op.CONSTANT)
+def constant(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    value = np.asarray(instr.attrs["literal"].to_numpy())
+    if value.ndim == 0:  # (in an array: a scalar argument would pass through a double)
+        return Val(instr.shape, g.constant(np.array(value).reshape(1)) + "[0]")
+    return Val(instr.shape, g.constant(np.array(value).reshape(-1)))  # (a writable C copy: one type)
+
+
+def reshaped(g: Gen, x: Val, shape: Shape) -> Val:
+    """The same elements in another shape: an array stays itself (flat either way)."""
+    if x.scalar == (shape.rank == 0):
+        return Val(shape, x.var)
+    var = g.name()
+    if x.scalar:
+        g.line(f"{var} = np.full(1, {x.var})")
+    else:
+        g.line(f"{var} = {x.var}[0]")
+    return Val(shape, var)
+
+
+@emits(Op.RESHAPE, Op.COPY, Op.BITCAST)
+def reshape(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    if instr.opcode is Op.BITCAST and instr.shape.element_type is not args[0].shape.element_type:
+        raise Unsupported("bitcast between types")
+    return reshaped(g, args[0], instr.shape)
+
+
+def gather_loop(g: Gen, shape: Shape, source: Val, index: Callable[[list[str]], str]) -> Val:
+    """A new value of `shape` whose element at indices i is source's element at index(i)."""
+    if shape.rank == 0:
+        return Val(shape, source.at(index([])))
+    var = g.new_array(shape)
+    names, flat = g.loops(shape.dimensions)
+    g.line(f"{var}[{flat}] = {source.at(index(names))}")
+    g.close(len(names))
+    return Val(shape, var)
+
+
+@emits(Op.BROADCAST)
+def broadcast(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    dims = tuple(instr.attrs["dimensions"])
+    x = args[0]
+    source = x.shape.dimensions
+    return gather_loop(g, instr.shape, x, lambda i: flat_index([i[d] for d in dims], source))
+
+
+@emits(Op.TRANSPOSE)
+def transpose(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    perm = tuple(instr.attrs["dimensions"])
+    source = args[0].shape.dimensions
+    inverse = [perm.index(d) for d in range(len(perm))]
+    return gather_loop(
+        g, instr.shape, args[0], lambda i: flat_index([i[inverse[d]] for d in range(len(perm))], source)
+    )
+
+
+@emits(Op.SLICE)
+def slice_(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    ranges = instr.attrs["slice"]
+    source = args[0].shape.dimensions
+    terms = [(r.start, r.stride) for r in ranges]
+
+    def index(i: list[str]) -> str:
+        at = [f"({s} + {n} * {st})" for n, (s, st) in zip(i, terms)]
+        return flat_index(at, source)
+
+    return gather_loop(g, instr.shape, args[0], index)
+
+
+@emits(Op.IOTA)
+def iota(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    d = instr.attrs["iota_dimension"]
+    t = type_name(instr.shape.element_type)
+    if instr.shape.element_type is P.PRED:
+        raise Unsupported("iota of pred")
+    var = g.new_array(instr.shape)
+    names, flat = g.loops(instr.shape.dimensions)
+    g.line(f"{var}[{flat}] = {t}({names[d]})")
+    g.close(len(names))
+    return Val(instr.shape, var)
+
+
+@emits(Op.CONCATENATE)
+def concatenate(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    axis = instr.attrs["dimensions"][0]
+    var = g.new_array(instr.shape)
+    offset = 0
+    for x in args:
+        dims = x.shape.dimensions
+        names, flat = g.loops(dims)
+        at = [f"({n} + {offset})" if k == axis else n for k, n in enumerate(names)]
+        g.line(f"{var}[{flat_index(at, instr.shape.dimensions)}] = {x.at(flat)}")
+        g.close(len(names))
+        offset += dims[axis]
+    return Val(instr.shape, var)
+
+
+def _starts(g: Gen, indices: list[Val], dims: tuple[int, ...], sizes: tuple[int, ...]) -> list[str]:
+    """Start indices clamped into [0, dim - size], as XLA clamps them."""
+    names = []
+    for x, d, s in zip(indices, dims, sizes):
+        if not x.scalar or not x.shape.element_type.is_integral:
+            raise Unsupported("a non-scalar or non-integer start index")
+        var = g.name("j")
+        g.line(f"{var} = min(max(np.int64({x.var}), 0), {d - s})")
+        names.append(var)
+    return names
+
+
+@emits(Op.DYNAMIC_SLICE)
+def dynamic_slice(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    x, indices = args[0], args[1:]
+    if len(indices) != x.shape.rank:
+        raise Unsupported("dynamic-slice with a tensor of indices")
+    starts = _starts(g, indices, x.shape.dimensions, instr.shape.dimensions)
+    source = x.shape.dimensions
+    return gather_loop(
+        g, instr.shape, x, lambda i: flat_index([f"({n} + {s})" for n, s in zip(i, starts)], source)
+    )
+
+
+@emits(Op.DYNAMIC_UPDATE_SLICE)
+def dynamic_update_slice(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    x, update, indices = args[0], args[1], args[2:]
+    if len(indices) != x.shape.rank:
+        raise Unsupported("dynamic-update-slice with a tensor of indices")
+    if x.scalar:
+        return update
+    starts = _starts(g, indices, x.shape.dimensions, update.shape.dimensions)
+    var = g.name()
+    g.line(f"{var} = {x.var}.copy()")
+    names, flat = g.loops(update.shape.dimensions)
+    at = [f"({n} + {s})" for n, s in zip(names, starts)]
+    g.line(f"{var}[{flat_index(at, x.shape.dimensions)}] = {update.at(flat)}")
+    g.close(len(names))
+    return Val(instr.shape, var)
+
+
+# -- reduce ------------------------------------------------------------------------------------
+_WINDOW = 32  # XLA:CPU's tree rewrite (numerics.tree_reduce) splits longer float reductions
+_ORDER_FREE = (Op.ADD, Op.MULTIPLY, Op.MAXIMUM, Op.MINIMUM, Op.AND, Op.OR, Op.XOR)
+
+
+@emits(Op.REDUCE)
+def reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    """One input: each result folds its elements from the init value in row-major order (the
+    interpreter's order: XLA:CPU's for float windows of up to 32; integers and predicates in any
+    order); one element per result is a reshape (XLA:CPU applies no init value then)."""
+    from .computations import recognise_reducer
+
+    if len(args) != 2 or instr.shape.is_tuple:
+        raise Unsupported("a variadic reduce")
+    x, init = args
+    axes = tuple(sorted(instr.attrs["dimensions"]))
+    reducer = recognise_reducer(g.module.computation(instr.attrs["to_apply"]))
+    t = x.shape.element_type
+    if reducer is None or reducer.opcode not in _ORDER_FREE:
+        raise Unsupported("a reducer the interpreter folds lifted")
+    if t.is_floating_point and (
+        reducer.opcode in (Op.MAXIMUM, Op.MINIMUM) or any(x.shape.dimensions[d] > _WINDOW for d in axes)
+    ):
+        raise Unsupported("a float reduce the interpreter does not fold in row-major order")
+    dims = x.shape.dimensions
+    count = int(np.prod([dims[d] for d in axes], dtype=np.int64))
+    kept = [d for d in range(len(dims)) if d not in axes]
+    if count == 0:
+        return gather_loop(g, instr.shape, init, lambda i: "0")
+    if count == 1:
+        return gather_loop(g, instr.shape, x, lambda i: _source_index(i, kept, axes, dims, []))
+    step = g.scalar_function(instr.attrs["to_apply"])
+    tname = type_name(instr.shape.element_type)
+    out = None if instr.shape.rank == 0 else g.new_array(instr.shape)
+    names, flat = g.loops(instr.shape.dimensions)
+    acc = g.name("a")
+    g.line(f"{acc} = {init.var}")
+    inner, _ = g.loops(tuple(dims[d] for d in axes))
+    g.line(f"{acc} = {tname}({step}({acc}, {x.at(_source_index(names, kept, axes, dims, inner))}))")
+    g.close(len(inner))
+    if out is None:
+        g.close(len(names))
+        return Val(instr.shape, acc)
+    g.line(f"{out}[{flat}] = {acc}")
+    g.close(len(names))
+    return Val(instr.shape, out)
+
+
+def _source_index(
+    outer: list[str], kept: list[int], axes: tuple[int, ...], dims: tuple[int, ...], inner: list[str]
+) -> str:
+    at = ["0"] * len(dims)
+    for n, d in zip(outer, kept):
+        at[d] = n
+    for n, d in zip(inner, axes):
+        at[d] = n
+    return flat_index(at, dims)

@@ -1,0 +1,415 @@
+"""The compiled loop tier (hlo.numerics.loop_tier): a compiled while loop gives the interpreter's
+bits exactly — random loops over every supported op and type with special values (NaN, infinities,
+signed zeros, subnormals, integer extremes), and the corpus of XLA:CPU dumps run with the tier
+forced on — and hlo runs the same without numba, with jit="off" or with a loop it cannot
+compile."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import hlo
+from hlo.numerics import loop_tier
+from test_engine_programs import RUNNING, leaves, load
+
+numba = pytest.importorskip("numba")
+
+N = 8  # elements per array of the random loops
+FLOAT_OPS = [
+    "add", "subtract", "multiply", "divide", "maximum", "minimum", "negate", "abs", "sign", "floor",
+    "ceil", "round-nearest-afz", "round-nearest-even", "sqrt", "exponential", "log", "sine", "cosine", "tanh",
+    "logistic", "rsqrt", "log-plus-one", "exponential-minus-one", "cbrt", "is-finite", "compare",
+    "select", "clamp", "to-s32", "to-u8", "to-pred", "to-other-float", "reduce", "broadcast", "slice",
+    "dynamic-slice", "dynamic-update-slice", "concatenate", "iota", "transpose", "clamp-scalar",
+    "maximum-scalar", "minimum-scalar",
+]  # fmt: skip
+INT_OPS = [
+    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or", "xor",
+    "not", "shift-left", "shift-right-logical", "shift-right-arithmetic", "compare", "select",
+    "clamp", "to-f32", "to-f64", "to-s8", "to-u64", "to-pred", "reduce", "broadcast", "slice",
+    "dynamic-slice", "dynamic-update-slice", "concatenate", "iota", "transpose",
+]  # fmt: skip
+SIGNED_ONLY = {"negate", "abs", "sign"}
+UNARY = {
+    "negate", "abs", "sign", "floor", "ceil", "round-nearest-afz", "round-nearest-even", "sqrt",
+    "exponential", "log", "sine", "cosine", "tanh", "logistic", "rsqrt", "log-plus-one",
+    "exponential-minus-one", "cbrt", "not",
+}  # fmt: skip
+
+
+def _op_lines(op: str, t: str, float_type: bool) -> tuple[list[str], str]:
+    """Body lines computing `op` of %a and %b (t[N] each) into %r, and r's shape."""
+    v = f"{t}[{N}]"
+    if op in UNARY:
+        return [f"%r = {v} {op}(%a)"], v
+    if op == "is-finite":
+        return [f"%r = pred[{N}] is-finite(%a)"], f"pred[{N}]"
+    if op == "compare":
+        kind = "FLOAT" if float_type else ("SIGNED" if t[0] == "s" else "UNSIGNED")
+        return [f"%r = pred[{N}] compare(%a, %b), direction=LT, type={kind}"], f"pred[{N}]"
+    if op == "select":
+        return [f"%p = pred[{N}] compare(%a, %b), direction=GE", f"%r = {v} select(%p, %b, %a)"], v
+    if op in ("clamp-scalar", "maximum-scalar", "minimum-scalar"):  # rank 0: the interpreter's scalar path
+        pick = [
+            f"%x = {t}[1] slice(%b), slice={{[2:3]}}",
+            f"%xs = {t}[] reshape(%x)",
+            f"%h = {t}[1] slice(%b), slice={{[5:6]}}",
+            f"%hs = {t}[] reshape(%h)",
+            f"%lo = {t}[] slice-scalar",
+        ]
+        if op == "clamp-scalar":
+            return [*pick, f"%r = {t}[] clamp(%lo, %xs, %hs)"], f"{t}[]"
+        return [*pick, f"%r = {t}[] {op[:7]}(%lo, %xs)"], f"{t}[]"
+    if op == "clamp":
+        return [f"%lo = {t}[] slice-scalar", f"%r = {v} clamp(%lo, %a, %b)"], v
+    if op.startswith("to-"):
+        target = {"other-float": "f64" if t == "f32" else "f32"}.get(op[3:], op[3:])
+        return [f"%r = {target}[{N}] convert(%a)"], f"{target}[{N}]"
+    if op == "reduce":
+        return [
+            f"%z = {t}[] constant(0)",
+            f"%r = {t}[] reduce(%a, %z), dimensions={{0}}, to_apply=%sum",
+        ], f"{t}[]"
+    if op == "broadcast":
+        return [
+            f"%lo = {t}[] slice-scalar",
+            f"%r = {t}[2,{N}] broadcast(%lo), dimensions={{}}",
+        ], f"{t}[2,{N}]"
+    if op == "slice":
+        return [f"%r = {t}[3] slice(%a), slice={{[1:7:2]}}"], f"{t}[3]"
+    if op == "dynamic-slice":
+        return [f"%r = {t}[3] dynamic-slice(%a, %i), dynamic_slice_sizes={{3}}"], f"{t}[3]"
+    if op == "dynamic-update-slice":
+        return [f"%u = {t}[3] slice(%b), slice={{[0:3]}}", f"%r = {v} dynamic-update-slice(%a, %u, %i)"], v
+    if op == "concatenate":
+        return [f"%r = {t}[{2 * N}] concatenate(%a, %b), dimensions={{0}}"], f"{t}[{2 * N}]"
+    if op == "iota":
+        return [f"%r = {t}[2,4] iota(), iota_dimension=1"], f"{t}[2,4]"
+    if op == "transpose":
+        return [f"%m = {t}[2,4] reshape(%a)", f"%r = {t}[4,2] transpose(%m), dimensions={{1,0}}"], f"{t}[4,2]"
+    return [f"%r = {v} {op}(%a, %b)"], v
+
+
+def loop_text(t: str, ops: list[str], steps: int) -> str:
+    """A module whose while loop runs `steps` iterations of a body that computes every op of
+    `ops` on the state (a, b) and keeps each result in the state; a and b move on each step."""
+    float_type = t[0] == "f"
+    results, shapes, body = [], [], []
+    for k, op in enumerate(ops):
+        lines, shape = _op_lines(op, t, float_type)
+        text = "\n".join("  " + line for line in lines)
+        text = text.replace("slice-scalar", "reshape(%a1)")
+        text = re.sub(r"%(r|p|lo|z|u|m|x|xs|h|hs)\b", lambda m, k=k: f"%{m.group(1)}{k}", text)
+        body.append(text)
+        results.append(f"%r{k}")
+        shapes.append(shape)
+    state = f"(s32[], {t}[{N}], {t}[{N}], {', '.join(shapes)})"
+    outs = ", ".join(results)
+    params = ", ".join(f"%o{k}" for k in range(len(ops)))
+    init = "\n".join(f"  %o{k} = {s} parameter({k + 3})" for k, s in enumerate(shapes))
+    return f"""HloModule loop
+
+%sum (x: {t}[], y: {t}[]) -> {t}[] {{
+  %x = {t}[] parameter(0)
+  %y = {t}[] parameter(1)
+  ROOT %s = {t}[] add(%x, %y)
+}}
+
+%cond (c: {state}) -> pred[] {{
+  %c = {state} parameter(0)
+  %n = s32[] get-tuple-element(%c), index=0
+  %limit = s32[] constant({steps})
+  ROOT %lt = pred[] compare(%n, %limit), direction=LT
+}}
+
+%body (s: {state}) -> {state} {{
+  %s = {state} parameter(0)
+  %i = s32[] get-tuple-element(%s), index=0
+  %a = {t}[{N}] get-tuple-element(%s), index=1
+  %b = {t}[{N}] get-tuple-element(%s), index=2
+  %a1 = {t}[1] slice(%a), slice={{[1:2]}}
+  %one = s32[] constant(1)
+  %next = s32[] add(%i, %one)
+{chr(10).join(body)}
+  ROOT %t = {state} tuple(%next, %b, %r0, {outs})
+}}
+
+ENTRY %main (n: s32[], a: {t}[{N}], b: {t}[{N}], {", ".join(f"o{k}: {s}" for k, s in enumerate(shapes))}) -> {state} {{
+  %n = s32[] parameter(0)
+  %a = {t}[{N}] parameter(1)
+  %b = {t}[{N}] parameter(2)
+{init}
+  %init = {state} tuple(%n, %a, %b, {params})
+  ROOT %w = {state} while(%init), condition=%cond, body=%body
+}}
+"""  # noqa: E501
+
+
+def _special(t: np.dtype) -> list[object]:
+    if t.kind == "f":
+        info = np.finfo(t)
+        tiny = float(info.tiny)
+        return [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, -2.5, np.inf, -np.inf, np.nan, tiny / 4, -tiny / 4,
+                tiny, float(info.max), -float(info.max), 1e10, -3e9, 300.7, -129.5, 0.1]  # fmt: skip
+    info = np.iinfo(t)
+    return [
+        0,
+        1,
+        -1 if t.kind == "i" else 2,
+        int(info.min),
+        int(info.max),
+        7,
+        31,
+        33,
+        64,
+        100,
+        int(info.max) // 3,
+    ]
+
+
+def _arrays(t: np.dtype) -> st.SearchStrategy[np.ndarray]:
+    """Special values; for floats also arrays of only zeros and subnormals (the ties of max,
+    min and clamp, where flushing decides)."""
+    values = st.sampled_from(_special(t))
+    if t.kind == "f":
+        tiny = float(np.finfo(t).tiny)
+        values = st.one_of(values, st.sampled_from([0.0, -0.0, tiny / 4, -tiny / 4]))
+    return st.lists(values, min_size=N, max_size=N).map(lambda v: np.array(v).astype(t))
+
+
+def _zeros(module: hlo.Module) -> list[np.ndarray]:
+    return [np.zeros(s.dimensions, s.element_type.numpy_dtype) for s in module.entry.parameter_shapes[3:]]
+
+
+def assert_same_bits(a: object, b: object) -> None:
+    for x, y in zip(leaves(a), leaves(b), strict=True):
+        assert x.dtype == y.dtype and x.shape == y.shape
+        assert x.tobytes() == y.tobytes(), (x, y)
+
+
+def _ops_for(t: str) -> list[str]:
+    if t[0] == "f":
+        return FLOAT_OPS
+    return [op for op in INT_OPS if t[0] == "s" or op not in SIGNED_ONLY] + (
+        ["negate", "abs"] if t[0] == "s" else []
+    )
+
+
+TYPES = ["f32", "f64", "s32", "s8", "u32", "s64", "u64", "u8"]
+
+
+@pytest.mark.parametrize("flush", [True, False], ids=["flush", "noflush"])
+@pytest.mark.parametrize("t", TYPES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_compiled_loop_gives_the_interpreters_bits(t: str, flush: bool, data: st.DataObject) -> None:
+    """Every supported op of type t in one loop body (one compilation per type), on random
+    special values: compiled and interpreted states agree bit for bit after 3 iterations."""
+    module = _module(t)
+    dtype = np.dtype(hlo.parse_shape(f"{t}[]").element_type.numpy_dtype)
+    a, b = data.draw(_arrays(dtype)), data.draw(_arrays(dtype))
+    start = np.array(data.draw(st.integers(-2, 1)), np.int32)
+    args = [start, a, b, *_zeros(module)]
+    off = hlo.run(module, *args, jit="off", flush_denormals=flush)
+    on = hlo.run(module, *args, jit="eager", flush_denormals=flush)
+    assert_same_bits(off, on)
+
+
+_MODULES: dict[str, hlo.Module] = {}
+
+
+def _module(t: str) -> hlo.Module:
+    if t not in _MODULES:
+        _MODULES[t] = hlo.parse_module(loop_text(t, _ops_for(t), 3))
+    return _MODULES[t]
+
+
+@pytest.mark.parametrize("t", TYPES)
+def test_the_random_loops_compile(t: str) -> None:
+    """The loops above really run compiled (a loop the tier refused would pass trivially)."""
+    module = _module(t)
+    instr = next(i for i in module.entry.instructions if i.opcode.text == "while")
+    source = loop_tier.loop_source(module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True)
+    assert source is not None
+    args = [
+        np.array(0, np.int32),
+        *(np.ones(N, source.state[1].element_type.numpy_dtype),) * 2,
+        *_zeros(module),
+    ]
+    hlo.run(module, *args, jit="eager")
+    assert loop_tier._kernels[source.key].fn is not None
+
+
+@pytest.mark.parametrize("optimized", [False, True], ids=["hlo", "opt.hlo"])
+@pytest.mark.parametrize("name", RUNNING)
+def test_programs_give_the_same_bits_with_the_tier_forced_on(name: str, optimized: bool) -> None:
+    module, args, _ = load(name, optimized)
+    assert_same_bits(hlo.run(module, *args, jit="off"), hlo.run(module, *args, jit="eager"))
+
+
+def test_the_while_loop_dump_compiles() -> None:
+    module, args, _ = load("while_loop")
+    before = set(loop_tier._kernels)
+    hlo.run(module, *args, jit="eager")
+    new = [loop_tier._kernels[k] for k in set(loop_tier._kernels) - before] or list(
+        loop_tier._kernels.values()
+    )
+    assert any(k.fn is not None for k in new)
+
+
+def test_a_loop_the_tier_cannot_compile_stays_on_the_interpreter() -> None:
+    text = loop_text("f32", ["add"], 3).replace("%r0 = f32[8] add(%a, %b)", "%r0 = f32[8] atan2(%a, %b)")
+    module = hlo.parse_module(text)
+    instr = next(i for i in module.entry.instructions if i.opcode.text == "while")
+    assert (
+        loop_tier.loop_source(module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True)
+        is None
+    )
+    args = [np.array(0, np.int32), np.ones(N, np.float32), np.ones(N, np.float32), *_zeros(module)]
+    assert_same_bits(hlo.run(module, *args, jit="off"), hlo.run(module, *args, jit="eager"))
+
+
+def test_without_numba_the_interpreter_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loop_tier, "numba_installed", lambda: False)
+    module = hlo.parse_module(loop_text("f32", ["add", "exponential"], 5))
+    instr = next(i for i in module.entry.instructions if i.opcode.text == "while")
+    plan_context = type("C", (), {"options": hlo.RunOptions(jit="eager"), "module": module})()
+    assert loop_tier.for_while(instr, plan_context) is None  # type: ignore[arg-type]
+
+
+def test_auto_switches_to_compiled_code_between_iterations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """jit="auto": the interpreter starts; after the loop proves hot the compiled loop takes the
+    state over (the same bits as the interpreter all the way)."""
+    monkeypatch.setattr(loop_tier, "HOT_ITERATIONS", 2)
+    module = hlo.parse_module(loop_text("f32", ["multiply", "sine", "add"], 3000))
+    args = [
+        np.array(0, np.int32),
+        np.full(N, 0.999, np.float32),
+        np.linspace(-1, 1, N, dtype=np.float32),
+        *_zeros(module),
+    ]
+    assert_same_bits(hlo.run(module, *args, jit="off"), hlo.run(module, *args, jit="auto"))
+
+
+def test_max_iterations_stops_a_compiled_loop_with_the_interpreters_error() -> None:
+    module = hlo.parse_module(loop_text("s32", ["add"], 100))
+    args = [np.array(0, np.int32), np.ones(N, np.int32), np.ones(N, np.int32), *_zeros(module)]
+    for jit in ("off", "eager"):
+        with pytest.raises(hlo.EvalError, match=r"still running after 10 iterations \(max_iterations=10\)"):
+            hlo.run(module, *args, jit=jit, max_iterations=10)
+    assert_same_bits(
+        hlo.run(module, *args, jit="off", max_iterations=100),
+        hlo.run(module, *args, jit="eager", max_iterations=100),
+    )
+
+
+def test_a_bad_jit_option_is_an_error() -> None:
+    with pytest.raises(hlo.EvalError, match="jit must be one of auto, eager, off: got 'fast'"):
+        hlo.RunOptions(jit="fast")
+
+
+def test_hlo_run_jit_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`hlo run --jit eager` prints what `--jit off` prints; a mode it does not know is a
+    one-line error."""
+    from hlo.cli.main import main
+
+    path = tmp_path / "loop.hlo"
+    path.write_text(loop_text("f32", ["multiply", "sine", "maximum"], 20))
+    printed = []
+    for jit in ("off", "eager"):
+        assert main(["run", str(path), "--print", "--jit", jit]) == 0
+        printed.append(capsys.readouterr().out)
+    assert printed[0] == printed[1] and "f32[8]" in printed[0]
+    assert main(["run", str(path), "--jit", "fast"]) == 1
+    assert "argument --jit: invalid choice: 'fast'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("jit", ["eager", "auto"])
+def test_devices_in_threads_share_the_compiled_loop(jit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four devices (threads, each in its own flush-to-zero mode) run one compiled loop on their
+    own inputs, subnormals among them: each gets the interpreter's bits."""
+    monkeypatch.setattr(loop_tier, "HOT_ITERATIONS", 3)
+    module = hlo.parse_module(loop_text("f32", ["multiply", "sine", "maximum", "add"], 400))
+    per_device = []
+    for d in range(4):
+        a = np.array([1e-39 * (d + 1), -1e-40, 0.5, -0.0, 3.0, d, 1e30, np.nan], np.float32)
+        b = np.linspace(-1, 1, N, dtype=np.float32) * (d + 1)
+        per_device.append([np.array(0, np.int32), a, b, *_zeros(module)])
+    off = hlo.run(module, per_device, num_replicas=4, jit="off")
+    on = hlo.run(module, per_device, num_replicas=4, jit=jit)
+    for x, y in zip(off, on, strict=True):
+        assert_same_bits(x, y)
+
+
+@pytest.mark.parametrize("flush", [True, False], ids=["flush", "noflush"])
+@pytest.mark.parametrize("t", ["f32", "f64"])
+def test_ties_of_zeros_and_subnormals_in_max_min_clamp(t: str, flush: bool) -> None:
+    """Every pair of +-0 and +-subnormal through max, min and clamp (arrays and scalars), in one
+    iteration: where the CPU's mode reads both as zero, the interpreter's tie rules decide."""
+    module = hlo.parse_module(loop_text(t, ["add", "clamp", "maximum", "minimum", *FLOAT_OPS[-3:]], 1))
+    dtype = np.dtype(np.float32 if t == "f32" else np.float64)
+    zeros = [0.0, -0.0, float(np.finfo(dtype).tiny) / 4, -float(np.finfo(dtype).tiny) / 4]
+    pairs = [(x, y) for x in zeros for y in zeros]
+    for half in (pairs[:N], pairs[N:]):
+        for lo in zeros:
+            a = np.array([x for x, _ in half], dtype)
+            a[1] = lo  # the scalar bound of clamp
+            b = np.array([y for _, y in half], dtype)
+            for pick in (2, 5):  # the scalar forms read b[2] and b[5]
+                b[pick] = zeros[(pick + int(lo != 0)) % 4]
+            args = [np.array(0, np.int32), a, b, *_zeros(module)]
+            off = hlo.run(module, *args, jit="off", flush_denormals=flush)
+            on = hlo.run(module, *args, jit="eager", flush_denormals=flush)
+            assert_same_bits(off, on)
+
+
+def test_a_failing_compilation_falls_back_silently(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A compilation that raises leaves the loop on the interpreter (same values, no error), and
+    says why at debug level; so does a compiled call that raises."""
+    from hlo.numerics import jit_numba
+
+    module = hlo.parse_module(loop_text("s32", ["add", "multiply"], 7))
+    args = [np.array(0, np.int32), np.arange(N, dtype=np.int32), np.ones(N, np.int32), *_zeros(module)]
+    expected = hlo.run(module, *args, jit="off")
+
+    def broken(source: object) -> object:
+        raise RuntimeError("no compiler here")
+
+    monkeypatch.setattr(loop_tier, "_kernels", {})
+    monkeypatch.setattr(jit_numba, "compile_loop", broken)
+    with caplog.at_level("DEBUG", logger="hlo.jit"):
+        assert_same_bits(expected, hlo.run(module, *args, jit="eager"))
+    assert "stays on the interpreter: no compiler here" in caplog.text
+
+    def failing_call(*args: object) -> object:
+        raise RuntimeError("the call failed")
+
+    monkeypatch.setattr(jit_numba, "compile_loop", lambda source: failing_call)
+    monkeypatch.setattr(loop_tier, "_kernels", {})
+    module = hlo.parse_module(loop_text("s32", ["add", "multiply"], 7))  # (a new plan)
+    kernel = loop_tier._kernel(next(iter(_sources(module))))
+    kernel.fn, kernel.pointers, kernel.started = failing_call, np.zeros((1, 3), np.intp), True
+    kernel.done.set()
+    with caplog.at_level("DEBUG", logger="hlo.jit"):
+        assert_same_bits(expected, hlo.run(module, *args, jit="eager"))
+    assert "goes back to the interpreter: the call failed" in caplog.text
+
+
+def _sources(module: hlo.Module) -> list[loop_tier.LoopSource]:
+    found = []
+    for instr in module.entry.instructions:
+        if instr.opcode.text == "while":
+            source = loop_tier.loop_source(
+                module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True
+            )
+            assert source is not None
+            found.append(source)
+    return found
