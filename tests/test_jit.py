@@ -180,7 +180,12 @@ def _arrays(t: np.dtype) -> st.SearchStrategy[np.ndarray]:
     if t.kind == "f":
         tiny = float(np.finfo(t).tiny)
         values = st.one_of(values, st.sampled_from([0.0, -0.0, tiny / 4, -tiny / 4]))
-    return st.lists(values, min_size=N, max_size=N).map(lambda v: np.array(v).astype(t))
+    return st.lists(values, min_size=N, max_size=N).map(lambda v: _cast(v, t))
+
+
+def _cast(values: list[object], t: np.dtype) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # (out-of-range specials wrap, as intended)
+        return np.array(values).astype(t)
 
 
 def _zeros(module: hlo.Module) -> list[np.ndarray]:
