@@ -3,7 +3,7 @@ one) as the source of one Python function that numba compiles (hlo.numerics.jit_
 
 Values are static: an array is a flat, row-major NumPy array of its element type, a scalar a
 scalar of that type, a tuple a list known while generating. Each op's emitter
-(hlo.numerics.jit_ops) writes lines that compute what the interpreter's kernel computes, element
+(hlo.numerics.jit_ops, jit_data_ops) writes lines that compute what the interpreter's kernel computes, element
 by element, with the same bits. Constants are arguments, not literals, so that no compiler folds
 arithmetic the CPU's flush-to-zero mode would have flushed. A computation with an op, a type or a
 form the tier does not know gives None (`loop_source`): the loop stays on the interpreter.
@@ -98,7 +98,7 @@ EMITTERS: dict[Opcode, Emitter] = {}
 
 
 def emits(*opcodes: Opcode) -> Callable[[Emitter], Emitter]:
-    """Register the emitter of some opcodes (hlo.numerics.jit_ops)."""
+    """Register the emitter of some opcodes (hlo.numerics.jit_ops, jit_data_ops)."""
 
     def register(fn: Emitter) -> Emitter:
         for op in opcodes:
@@ -260,7 +260,7 @@ def loop_source(module: Module, condition: str, body: str, state: Shape, flush: 
     """The loop `while condition(s): s = body(s)` as the source of a function
     `loop(s0, ..., k0, ..., fp, limit) -> (s0, ..., done, count)` that runs at most `limit`
     iterations; None if the tier cannot compile it."""
-    from . import jit_ops  # noqa: F401  (registers the emitters)
+    from . import jit_data_ops, jit_ops  # noqa: F401  (register the emitters)
 
     try:
         check_shape(state)
