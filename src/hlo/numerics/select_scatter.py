@@ -42,7 +42,7 @@ def select_and_scatter(
     updates = source.reshape(grid)
     offsets = _earlier_neighbours(window)
     if offsets is None:  # long overlapping windows: order each element's updates by sorting
-        _combine_in_order(out, targets[valid], updates[valid], combine_at, apply)
+        _combine(out, targets[valid], updates[valid], combine_at, apply, distinct=False)
         return out.reshape(operand.shape)
     everywhere = bool(valid.all())
     rank = np.zeros(grid, dtype=np.int32)
@@ -55,7 +55,7 @@ def select_and_scatter(
         pick = rank == r
         if not everywhere:
             pick &= valid
-        _combine_unique(out, targets[pick], updates[pick], combine_at, apply)
+        _combine(out, targets[pick], updates[pick], combine_at, apply, distinct=True)
     return out.reshape(operand.shape)
 
 
@@ -124,34 +124,23 @@ def _earlier_neighbours(window: Window) -> list[tuple[int, ...]] | None:
     return [delta for delta in product(*ranges) if any(delta) and next(d for d in delta if d) > 0]
 
 
-def _combine_unique(
+def _combine(
     out: np.ndarray,
     targets: np.ndarray,
     updates: np.ndarray,
     combine_at: Combiner | None,
     apply: Callable[..., Any] | None,
+    distinct: bool,
 ) -> None:
-    """Combine updates into distinct elements of `out`."""
+    """Combine updates into `out` at `targets`, in order: a recognised combiner in place; another
+    computation at once when the targets are `distinct`, else in rounds of distinct targets."""
     if targets.size == 0:
         return
     if combine_at is not None:
         combine_at(out, targets, updates)
-    else:
+    elif distinct:
         assert apply is not None
         out[targets] = np.asarray(apply(out[targets], updates)).astype(out.dtype, copy=False)
-
-
-def _combine_in_order(
-    out: np.ndarray,
-    targets: np.ndarray,
-    updates: np.ndarray,
-    combine_at: Combiner | None,
-    apply: Callable[..., Any] | None,
-) -> None:
-    if targets.size == 0:
-        return
-    if combine_at is not None:
-        combine_at(out, targets, updates)
     else:
         assert apply is not None
         results = [out]
