@@ -134,27 +134,3 @@ ENTRY e {
     fused = hlo.run(module, p)
     assert fused.tobytes() == hlo.run(module, p, fuse=False).tobytes()
     np.testing.assert_allclose(fused, 2 * np.exp(p), rtol=1e-6)
-
-
-def test_a_fused_reduce_folds_each_block_as_the_whole_reduce_folds(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Row sums of 40,000 elements in XLA:CPU's vector-kernel order: with more than 3 rows the
-    # rows are not cut into chunks; a block of one row must not be either.
-    monkeypatch.setattr(fusion, "BLOCK_ELEMENTS", 40_000)
-    monkeypatch.setattr(fusion, "MIN_ELEMENTS", 2)
-    text = """HloModule m
-add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }
-ENTRY e {
-  p = f32[8,40000] parameter(0)
-  x = f32[8,40000] exponential(p)
-  z = f32[] constant(0)
-  ROOT r = f32[8] reduce(x, z), dimensions={1}, to_apply=add
-}
-"""
-    module = hlo.parse_module(text)
-    assert [[i.name for i in g] for g in fusion.groups(module.entry.instructions, module.entry.by_name)] == [
-        ["x", "r"]
-    ]
-    p = np.random.default_rng(1).normal(0, 6, (8, 40000)).astype(np.float32)
-    fused = hlo.run(module, p)
-    assert fused.tobytes() == hlo.run(module, p, fuse=False).tobytes()
-    np.testing.assert_allclose(fused, np.exp(p.astype(np.float64)).sum(axis=1), rtol=1e-5)

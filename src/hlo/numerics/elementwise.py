@@ -34,7 +34,8 @@ class Math:
     flush: their float results are flushed by a multiplication by one, which it does.
     `complex_fn`, when given, computes complex operands instead: `complex_fn(*operands, flush)`
     on the unflushed operands (hlo.numerics.complex_math: XLA:CPU's own formulas, flushing in
-    software, so they run with the CPU's mode off)."""
+    software, so they run with the CPU's mode off). `real_ufunc`, when given, is the NumPy ufunc
+    `fn` amounts to on real floats (plans call it directly, and fused steps with `out=`)."""
 
     fn: Callable[..., Any]
     flush: bool = True
@@ -43,6 +44,7 @@ class Math:
     on_bits: bool = False
     selects: bool = False
     complex_fn: Callable[..., Any] | None = None
+    real_ufunc: np.ufunc | None = None
 
 
 @functools.cache
@@ -89,6 +91,9 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
     if in_place_types and not typed and not keep and not (flush and (math.selects or not hardware_always)):
         # The common case, as lean as a NumPy call: operands in their working type already, and
         # flushing (if any) done by the CPU's mode during the run.
+        if math.real_ufunc is not None and all(d.kind == "f" and not is_ml_dtype(d) for d in dtypes):
+            fn = math.real_ufunc
+
         def run_plain(*xs: np.ndarray) -> np.ndarray:
             result = fn(*xs)
             if type(result) is not np.ndarray:

@@ -8,7 +8,6 @@ reducer, where no order changes the result, are one NumPy reduce."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -23,8 +22,8 @@ from .context import KernelContext
 from .ordered_fold import fold_in_order
 from .scan import scan, scan_axis
 from .tree_reduce import tree_reduce
-from .vector_sum import SPLIT_RESULTS, vector_sum
 from .vector_sum import applies as vector_applies
+from .vector_sum import vector_sum
 from .window_fold import fold_window, fold_window_known
 
 Values = tuple[np.ndarray, ...]
@@ -64,18 +63,12 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
         step = _step(reducer, flush) if reducer is not None else lifted(ctx, name, instr.opcode.text)
         extreme = _extreme(reducer, flush) if instr.shape.element_type.is_floating_point else None
         adds = reducer is not None and reducer.opcode is Opcode.ADD
-        # XLA:CPU's vector kernel, and whether it cuts rows into chunks, as the whole operand
-        # decides (static shapes: decided here, so a fused step's block of rows folds alike).
-        whole = ctx.operand_shapes(instr)[0]
-        dtype = np.dtype(whole.element_type.numpy_dtype)
-        vector = adds and whole.is_static and vector_applies(dtype, whole.dimensions, axes)
-        split = math.prod(d for k, d in enumerate(whole.dimensions) if k not in axes) <= SPLIT_RESULTS
 
         def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
             x = values[0]
-            if vector or (adds and not whole.is_static and vector_applies(x.dtype, x.shape, dims)):
+            if adds and vector_applies(x.dtype, x.shape, dims):  # XLA:CPU's vector kernel
                 software = flush if flush is not None and not subnormals.active() else None
-                return (vector_sum(x, inits[0], dims, software, split if whole.is_static else None),)
+                return (vector_sum(x, inits[0], dims, software),)
             fast = extreme(x, inits[0], dims) if extreme is not None else None
             return (fast if fast is not None else tree_reduce(step, x, inits[0], dims),)
 

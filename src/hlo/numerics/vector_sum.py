@@ -52,17 +52,13 @@ def applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
     return max(size, results) >= MIN_ELEMENTS
 
 
-def vector_sum(
-    x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flush, split: bool | None = None
-) -> np.ndarray:
-    """Sum the trailing `axes` of `x` (f32 or f64) and add `init`, in the vector kernel's order.
-    `split` (cut long rows into chunks first) is XLA:CPU's choice for the whole reduce, given
-    when `x` is only some of its rows (a block of a fused step); None: decided from `x`."""
+def vector_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flush) -> np.ndarray:
+    """Sum the trailing `axes` of `x` (f32 or f64) and add `init`, in the vector kernel's order."""
     lead = x.shape[: x.ndim - len(axes)]
     rows = np.ascontiguousarray(x).reshape(int(np.prod(lead, dtype=np.int64)), -1)
     if flush is not None:
         rows = flush(rows)
-    sums = _reduce(rows, rows.shape[0] <= SPLIT_RESULTS if split is None else split, flush)
+    sums = _reduce(rows, rows.shape[0] <= SPLIT_RESULTS, flush)
     zero = x.dtype.type(0)
     total = init.astype(x.dtype) + (sums + zero)  # + 0 makes -0 partials +0, as the kernel's zero start
     if flush is not None:

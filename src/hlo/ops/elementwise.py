@@ -95,7 +95,7 @@ UNARY = (
     Unary("Cos", Op.COS, FLOAT_OR_COMPLEX, math=Math(np.cos)),
     Unary("Cosh", Op.COSH, FLOAT_OR_COMPLEX, math=Math(np.cosh)),
     Unary("Erf", Op.ERF, FLOAT, math=Math(_erf)),
-    Unary("Exp", Op.EXP, FLOAT_OR_COMPLEX, math=Math(numerics.exp)),
+    Unary("Exp", Op.EXP, FLOAT_OR_COMPLEX, math=Math(numerics.exp, real_ufunc=np.exp)),
     Unary("Expm1", Op.EXPM1, FLOAT_OR_COMPLEX, math=Math(np.expm1)),
     Unary("Floor", Op.FLOOR, FLOAT, math=Math(np.floor)),
     Unary("Imag", Op.IMAG, FLOAT_OR_COMPLEX, "real", math=Math(np.imag, flush=False, on_bits=True)),
@@ -187,7 +187,7 @@ BINARY = (
     Binary("Add", Op.ADD, ANY, math=Math(np.add)),
     Binary("Sub", Op.SUBTRACT, ARITHMETIC, math=Math(np.subtract)),
     Binary("Mul", Op.MULTIPLY, ANY, math=Math(np.multiply)),
-    Binary("Div", Op.DIVIDE, ARITHMETIC, math=Math(numerics.divide)),
+    Binary("Div", Op.DIVIDE, ARITHMETIC, math=Math(numerics.divide, real_ufunc=np.divide)),
     Binary("Rem", Op.REMAINDER, ARITHMETIC, math=Math(numerics.remainder_flushing_divisor, flush=False)),
     Binary(
         "Pow",

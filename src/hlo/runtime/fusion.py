@@ -6,14 +6,14 @@ speed, from and to RAM. Run instead over blocks of rows small enough to stay in 
 writes its outputs once (benchmarks/RESULTS.md: 3.3x on a 12-op chain).
 
 A group is a set of fusible instructions (elementwise ops, compare, select, clamp, convert,
-bitcast-convert of one width, reduce-precision, broadcast, which becomes a view, and reduces
-that keep dimension 0, which end a chain as XLA's reduction fusion does: a block of rows
-reduces to the same rows of the result, each row folded in XLA:CPU's order as unfused) over the
+bitcast-convert of one width, reduce-precision, and broadcast, which becomes a view) of the
 same dimensions, planned already: each member keeps its bound kernel, so a fused run computes bit
 for bit what the unfused run computes, one block of rows at a time. Operands from outside a
 group have the group's dimensions (sliced per block), are scalars, or feed a broadcast. No path
 may leave a group and come back to it (a group runs as one step). Values used outside their
-group (or the root) are written to whole arrays; the others live one block at a time.
+group (or the root) are written to whole arrays; the others live one block at a time. Reduces
+are not members (XLA's reduction fusion): folded block by block, a reduce pays its Python steps
+once per block, which measured slower on softmax and layernorm than reading the whole operand.
 """
 
 from __future__ import annotations
@@ -41,24 +41,10 @@ FUSIBLE = frozenset(
 )  # fmt: skip
 
 
-def block_dims(i: Instruction, by_name: dict[str, Instruction]) -> tuple[int, ...]:
-    """The dimensions a member runs over, block by block: its result's, or for a reduce its
-    operand's (the reduce ends a chain: each block of rows reduces to the same rows of its
-    result)."""
-    if i.opcode is Opcode.REDUCE:
-        return tuple(by_name[i.operands[0]].shape.dimensions)
-    return tuple(i.shape.dimensions)
-
-
 def fusible(i: Instruction, by_name: dict[str, Instruction]) -> bool:
     s = i.shape
     if s.is_tuple or not s.is_static or not s.dimensions:
         return False
-    if i.opcode is Opcode.REDUCE:  # one value and its init; rows (dimension 0) not reduced
-        operand = by_name[i.operands[0]].shape
-        if len(i.operands) != 2 or 0 in i.attr("dimensions") or not operand.is_static:
-            return False
-        return math.prod(operand.dimensions) >= MIN_ELEMENTS and not by_name[i.operands[1]].shape.dimensions
     if math.prod(s.dimensions) < MIN_ELEMENTS:
         return False
     if i.opcode is Opcode.BROADCAST:
@@ -83,12 +69,11 @@ def groups(
     for k, i in enumerate(instructions):
         if i.name in folded or not fusible(i, by_name):
             continue
-        dims = block_dims(i, by_name)
         joined = {
             group_of[o]
             for o in i.operands
             if o in group_of
-            and by_name[o].shape.dimensions == dims == block_dims(by_name[o], by_name)
+            and by_name[o].shape.dimensions == i.shape.dimensions
             and i.opcode is not Opcode.BROADCAST
         }  # (a broadcast's operand stays outside: its block is a view of the whole operand)
         # All the operands' groups if that stays closed, else the largest one that does.
@@ -169,7 +154,7 @@ def group_runner(
     arrays), computed block by block. (On one core: blocks on two threads measured no faster on
     the chains and 2x slower in a transformer step, where BLAS's spinning threads hold the other
     core; benchmarks/RESULTS.md.)"""
-    dims = block_dims(group[-1], by_name)
+    dims = tuple(group[-1].shape.dimensions)
     rows = max(1, BLOCK_ELEMENTS // max(math.prod(dims[1:]), 1))
     position = {m.name: k for k, m in enumerate(group)}
     outside_at = {name: k for k, name in enumerate(outside)}
@@ -190,30 +175,36 @@ def group_runner(
                 refs.append((ROWS, outside_at[o]))
         drop = tuple(position[o] for o, u in last_user.items() if u == k and o not in escaping)
         kernel: Callable[..., Any] = broadcast_block(m) if m.opcode is Opcode.BROADCAST else fns[m.name]
-        steps.append((m.opcode is Opcode.BROADCAST, kernel, tuple(refs), drop))
+        # An escaping value a single ufunc computes is written straight into its whole array.
+        into = escaping.index(m.name) if m.name in escaping and hasattr(kernel, "inline") else -1
+        if into >= 0:
+            kernel = kernel.inline[0]  # type: ignore[attr-defined]
+        steps.append((m.opcode is Opcode.BROADCAST, kernel, tuple(refs), drop, into))
     out_types = [np.dtype(by_name[name].shape.element_type.numpy_dtype) for name in escaping]
     out_shapes = [tuple(by_name[name].shape.dimensions) for name in escaping]
-    out_index = [position[name] for name in escaping]
+    copied = [(e, position[name]) for e, name in enumerate(escaping) if not any(s[4] == e for s in steps)]
 
     def run(*values: np.ndarray) -> tuple[np.ndarray, ...]:
         outs = [np.empty(shape, t) for shape, t in zip(out_shapes, out_types)]
 
         def rows_of(r0: int, r1: int) -> None:
             block: list[Any] = [None] * len(steps)
-            for k, (is_broadcast, kernel, refs, drop) in enumerate(steps):
+            for k, (is_broadcast, kernel, refs, drop, into) in enumerate(steps):
                 if is_broadcast:
                     block[k] = kernel(values[refs[0][1]], r0, r1)
+                    continue
+                args = [
+                    block[j] if how == IN else values[j][r0:r1] if how == ROWS else values[j]
+                    for how, j in refs
+                ]
+                if into >= 0:
+                    block[k] = kernel(*args, out=outs[into][r0:r1])
                 else:
-                    block[k] = kernel(
-                        *[
-                            block[j] if how == IN else values[j][r0:r1] if how == ROWS else values[j]
-                            for how, j in refs
-                        ]
-                    )
+                    block[k] = kernel(*args)
                 for j in drop:
                     block[j] = None
-            for out, j in zip(outs, out_index):
-                out[r0:r1] = block[j]
+            for e, j in copied:
+                outs[e][r0:r1] = block[j]
 
         for r0 in range(0, dims[0], rows):
             rows_of(r0, min(r0 + rows, dims[0]))
