@@ -1,7 +1,7 @@
 """Make tests/golden/ops/exact_<family>.npz: the cases where hlo once parted from XLA:CPU —
 unsigned and narrow index types in every indexing op, scalar results of every elementwise op,
 complex ops at their edges, non-commutative reducers in every reducing op, float sums whose
-value depends on the order of accumulation. Same case format as make_op_fixtures.py (and read
+value depends on the order of accumulation, ties of zeros and subnormals in clamp/max/min. Same case format as make_op_fixtures.py (and read
 by the same test). Dev only: needs jax (../shared/ORACLE.md).
 
     python tools/make_exactness_fixtures.py            # every family
@@ -537,6 +537,34 @@ def family_reducers() -> Iterator[Case]:
                    [x, ix], ["f32", "s32", "s32"], True)  # fmt: skip
 
 
+def _scalar(v: np.ndarray) -> np.ndarray:
+    return v.reshape(())
+
+
+def _four(v: np.ndarray) -> np.ndarray:
+    return np.full(4, v)
+
+
+def family_subnormal_ties() -> Iterator[Case]:
+    """clamp, maximum and minimum of zeros of both signs and subnormals of both signs, scalars and
+    arrays: which operand wins a tie and whether the winner is flushed."""
+    for t in ("f32", "f64"):
+        tiny = np.finfo(np.float32 if t == "f32" else np.float64).tiny
+        values = [np.array(v, dtype=np.float32 if t == "f32" else np.float64) for v in (0.0, -0.0, tiny / 4, -tiny / 4)]
+        for dims in ("", "4"):
+            arg = _scalar if not dims else _four
+            for lo in values:
+                for x in values:
+                    for hi in values:
+                        yield (module(f"  lo = {t}[{dims}] parameter(0)\n  x = {t}[{dims}] parameter(1)\n  hi = {t}[{dims}] parameter(2)\n  ROOT r = {t}[{dims}] clamp(lo, x, hi)"),
+                               [arg(lo), arg(x), arg(hi)], [t, t, t, t], True)  # fmt: skip
+            for op in ("maximum", "minimum"):
+                for a in values:
+                    for b in values:
+                        yield (module(f"  a = {t}[{dims}] parameter(0)\n  b = {t}[{dims}] parameter(1)\n  ROOT r = {t}[{dims}] {op}(a, b)"),
+                               [arg(a), arg(b)], [t, t, t], True)  # fmt: skip
+
+
 FAMILIES = {
     "indexing": family_indexing,
     "scalars": family_scalars,
@@ -546,6 +574,7 @@ FAMILIES = {
     "ragged_dot": family_ragged_dot,
     "reducers": family_reducers,
     "vector_sums": family_vector_sums,
+    "subnormal_ties": family_subnormal_ties,
 }
 
 

@@ -36,7 +36,7 @@ TYPES = {
     P.U8: "np.uint8", P.U16: "np.uint16", P.U32: "np.uint32", P.U64: "np.uint64",
     P.F32: "np.float32", P.F64: "np.float64",
 }  # fmt: skip
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"  # (2: clamp flushes its result)
 
 
 def cache_dir() -> Path:

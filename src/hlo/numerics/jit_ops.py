@@ -281,12 +281,15 @@ def select(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 
 @emits(Op.CLAMP)
 def clamp(g: Gen, instr: Instruction, args: list[Val]) -> Val:
-    """min(max(x, low), high) with XLA's max and min (the interpreter flushes no result)."""
+    """min(max(x, low), high) with XLA's max and min, the selected value flushed (as the
+    interpreter's clamp)."""
     t = instr.shape.element_type
     if t.is_floating_point:
         ftz, tiny = _ftz(g), (f", {_tiny(t)}" if g.flush else "")
         return g.elementwise(
-            instr.shape, args, lambda lo, x, hi: f"_fmin{ftz}(_fmax{ftz}({x}, {lo}{tiny}), {hi}{tiny})"
+            instr.shape,
+            args,
+            lambda lo, x, hi: _selected(g, t, f"_fmin{ftz}(_fmax{ftz}({x}, {lo}{tiny}), {hi}{tiny})"),
         )
     if t is P.PRED:
         raise Unsupported("clamp of pred")

@@ -163,7 +163,8 @@ def select_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.nd
 
 @kernel(Op.CLAMP)
 def clamp_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
-    """min(max(operand, low), high) with XLA's NaN-propagating max and min."""
+    """min(max(operand, low), high) with XLA's NaN-propagating max and min; the value it selects
+    is flushed as XLA:CPU flushes it (a subnormal operand gives a zero of its sign)."""
     return elementwise_kernel(
-        Math(lambda low, x, high: numerics.minimum(numerics.maximum(x, low), high)), instr, ctx
+        Math(lambda low, x, high: numerics.minimum(numerics.maximum(x, low), high), selects=True), instr, ctx
     )
