@@ -12,7 +12,7 @@ from typing import Any
 
 from ..ir.module import Module
 from ..numerics.context import RunOptions
-from ..replay.instrument import Watch, describe_progress, instrument
+from ..replay.instrument import Watch, describe_progress, instrument_if
 from ..replay.values import dump_values
 from ..runtime.run import Executable
 
@@ -72,9 +72,8 @@ def execute(
         options = dataclasses.replace(options, fuse=False)
     executable = Executable(module, options)
     watch = Watch(record=dump_dir is not None)
-    # Steps are wrapped only when something watches them: recorded values, or a terminal's
-    # progress line (wrapping costs a call per step).
-    restore = instrument(executable, watch) if dump_dir is not None or sys.stderr.isatty() else _nothing
+    # Watched by recorded values, or by a terminal's progress line.
+    restore = instrument_if(executable, watch, dump_dir is not None or sys.stderr.isatty())
     total = sum(len(c.instructions) for c in module.computations)
     with Progress(watch, total):
         result = executable(*inputs)
@@ -107,6 +106,3 @@ def execute(
 def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3f} ms"
 
-
-def _nothing() -> None:
-    """Nothing to take off: the run was not watched."""

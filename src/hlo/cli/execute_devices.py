@@ -18,7 +18,7 @@ from ..ir.module import Module
 from ..numerics.context import RunOptions
 from ..replay.compare import compare_outputs, verdict
 from ..replay.device_reference import load_device_references
-from ..replay.instrument import Watch, instrument
+from ..replay.instrument import Watch, instrument_if
 from ..replay.reference import check_reference, leaves
 from ..replay.values import dump_values
 from ..runtime.run import Executable, check_device_counts
@@ -42,9 +42,8 @@ def execute_devices(
         options = dataclasses.replace(options, fuse=False)
     executable = Executable(module, options)
     watch = Watch(record=dump_dir is not None, device=lambda: int(executable.context.state.get("device", 0)))
-    # Steps are wrapped only when something watches them: recorded values, or a terminal's
-    # progress line (wrapping costs a call per step).
-    restore = instrument(executable, watch) if dump_dir is not None or sys.stderr.isatty() else _nothing
+    # Watched by recorded values, or by a terminal's progress line.
+    restore = instrument_if(executable, watch, dump_dir is not None or sys.stderr.isatty())
     total = sum(len(c.instructions) for c in module.computations)
     with Progress(watch, total):
         results = executable.run_devices(per_device, replicas, partitions)
@@ -101,6 +100,3 @@ def compare_devices(args: argparse.Namespace, results: Sequence[Any]) -> int:
     print(f"compared with {args.compare}: {verdict(reports)}")
     return 0 if all(r.ok for r in reports) else 1
 
-
-def _nothing() -> None:
-    """Nothing to take off: the run was not watched."""

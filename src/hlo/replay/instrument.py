@@ -55,6 +55,16 @@ def instrument(executable: Executable, watch: Watch) -> Callable[[], None]:
     return restore
 
 
+def instrument_if(executable: Executable, watch: Watch, needed: bool) -> Callable[[], None]:
+    """`instrument` when something watches the run (wrapping costs a call per step), else
+    nothing to take off."""
+    return instrument(executable, watch) if needed else _unwatched
+
+
+def _unwatched() -> None:
+    """Nothing to take off: the run was not watched."""
+
+
 def _wrap(computation: str, first_of_body: bool, step: Step, watch: Watch) -> Step:
     fn, name = step.fn, step.instruction.name
 

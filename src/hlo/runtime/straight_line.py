@@ -18,22 +18,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
+from .step import Step
+
 CHECK_EVERY = 32  # steps between two deadline checks
-
-
-class StepLike(Protocol):
-    @property
-    def fn(self) -> Callable[..., Any]: ...
-    @property
-    def inputs(self) -> tuple[int, ...]: ...
-    @property
-    def output(self) -> int: ...
-    @property
-    def frees(self) -> tuple[int, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -56,7 +47,7 @@ class Runner:
 
 
 def generate(
-    steps: Sequence[StepLike],
+    steps: Sequence[Step],
     parameter_slots: Sequence[int],
     root_slot: int,
     deadline: Callable[[], tuple[float, float] | None],
