@@ -9,6 +9,7 @@ passes over the output, no window view, no copy of the padded operand.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -49,9 +50,20 @@ def _axis_slices(n: int, d: WindowDimension, count: int, k: int) -> tuple[slice,
     return slice(first, last + 1, step), slice(start, start + in_step * (real.size - 1) + 1, in_step or 1)
 
 
-def passes(shape: Sequence[int], window: Window) -> Iterator[tuple[Slices, Slices]]:
+def passes(shape: Sequence[int], window: Window) -> tuple[tuple[Slices, Slices], ...]:
     """(output slices, operand slices) for each window position with real elements, in the
-    row-major order of window positions."""
+    row-major order of window positions. Kept per shape and window: a reduce-window runs the
+    same passes every call, and XLA's tree rewrite makes windows of 32x10 = 320 positions
+    whose slices took longer to work out than to fold (RESULTS.md, step 5)."""
+    return _passes(tuple(shape), window)
+
+
+@functools.lru_cache(maxsize=256)
+def _passes(shape: tuple[int, ...], window: Window) -> tuple[tuple[Slices, Slices], ...]:
+    return tuple(_each_pass(shape, window))
+
+
+def _each_pass(shape: Sequence[int], window: Window) -> Iterator[tuple[Slices, Slices]]:
     count = output_dims(shape, window)
     per_axis = [
         [_axis_slices(n, d, c, k) for k in range(d.size)] for n, d, c in zip(shape, window.dimensions, count)
