@@ -13,7 +13,7 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
-from . import numerics, subnormals
+from . import blas_small, numerics, subnormals
 from .windows import padded, windows
 
 PATCH_BYTES = 32 << 20  # the most of a convolution's patch matrix made at once
@@ -108,9 +108,10 @@ def dot_general_fn(
         b = _prepare(rhs, dtype, flush_float).transpose(rhs_order)
         batch, m, n = a.shape[:nb], a.shape[nb : nb + nm], b.shape[b.ndim - nn :]
         k = math.prod(a.shape[nb + nm :])
-        out = np.matmul(
-            a.reshape(math.prod(batch), math.prod(m), k), b.reshape(math.prod(batch), k, math.prod(n))
-        ).reshape((*batch, *m, *n))
+        rows, cols = math.prod(m), math.prod(n)
+        with blas_small.sized(rows, cols, k):
+            out = np.matmul(a.reshape(math.prod(batch), rows, k), b.reshape(math.prod(batch), k, cols))
+        out = out.reshape((*batch, *m, *n))
         if flush_float:
             out = _flushed(out)
         return out if out.dtype == out_dtype else numerics.convert(out, result)
@@ -163,7 +164,8 @@ def convolution(
         out_batch = nb
         og = o // groups
         filters = w.reshape(groups, og, i * kk).transpose(0, 2, 1)  # (G, I*K, Og)
-        out = np.matmul(cols, filters)  # (G, batch*P, Og)
+        with blas_small.sized(nb * p, og, c * kk):
+            out = np.matmul(cols, filters)  # (G, batch*P, Og)
     else:
         groups, ig = feature_group_count, c // feature_group_count
         og = o // groups
@@ -177,7 +179,8 @@ def convolution(
             split = patches[b0:b1].reshape(b1 - b0, groups, ig, *positions, *kernel)  # (a view)
             axes = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
             cols = split.transpose(axes).reshape(groups, (b1 - b0) * p, ig * kk)  # the one copy
-            np.matmul(cols, filters, out=out[:, b0 * p : b1 * p])
+            with blas_small.sized((b1 - b0) * p, og, ig * kk):
+                np.matmul(cols, filters, out=out[:, b0 * p : b1 * p])
         out_batch = n
     out = out.reshape(groups, out_batch, p, og).transpose(1, 0, 3, 2).reshape(out_batch, o, *positions)
     order = [dnums.output_batch_dimension, dnums.output_feature_dimension, *dnums.output_spatial_dimensions]

@@ -9,6 +9,7 @@ passes over the output, no window view, no copy of the padded operand.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from ..ir.attrs import Window, WindowDimension
 from ..ir.opcode import Opcode
-from . import numerics, subnormals
+from . import numerics, subnormals, window_separable
 
 Slices = tuple[slice, ...]
 Flush = Callable[[np.ndarray], np.ndarray]
@@ -49,9 +50,20 @@ def _axis_slices(n: int, d: WindowDimension, count: int, k: int) -> tuple[slice,
     return slice(first, last + 1, step), slice(start, start + in_step * (real.size - 1) + 1, in_step or 1)
 
 
-def passes(shape: Sequence[int], window: Window) -> Iterator[tuple[Slices, Slices]]:
+def passes(shape: Sequence[int], window: Window) -> tuple[tuple[Slices, Slices], ...]:
     """(output slices, operand slices) for each window position with real elements, in the
-    row-major order of window positions."""
+    row-major order of window positions. Kept per shape and window: a reduce-window runs the
+    same passes every call, and XLA's tree rewrite makes windows of 32x10 = 320 positions
+    whose slices took longer to work out than to fold (RESULTS.md, step 5)."""
+    return _passes(tuple(shape), window)
+
+
+@functools.lru_cache(maxsize=256)
+def _passes(shape: tuple[int, ...], window: Window) -> tuple[tuple[Slices, Slices], ...]:
+    return tuple(_each_pass(shape, window))
+
+
+def _each_pass(shape: Sequence[int], window: Window) -> Iterator[tuple[Slices, Slices]]:
     count = output_dims(shape, window)
     per_axis = [
         [_axis_slices(n, d, c, k) for k in range(d.size)] for n, d, c in zip(shape, window.dimensions, count)
@@ -99,13 +111,13 @@ def fold_window_known(
     None) applies to every element and every partial result."""
     if flush is not None:
         init = flush(init)
-    acc = np.array(np.broadcast_to(init, output_dims(x.shape, window)))
-    kind = acc.dtype.kind
+    kind = init.dtype.kind
     in_place = opcode in _IN_PLACE and kind != "c" and numerics_ok(x.dtype)
     if opcode in _SELECTS and kind == "f" and in_place:
         # flushing is monotone in the order max/min use (-0 below +0), so the extreme of the
         # flushed elements is the flushed extreme: the operand is flushed only if needed below
-        return _extremes(opcode, combine, x, init, window, acc, flush)
+        return _extremes(opcode, combine, x, init, window, flush)
+    acc = np.array(np.broadcast_to(init, output_dims(x.shape, window)))
     software = flush is not None and not subnormals.active()
     if flush is not None and (software or not in_place or opcode in _SELECTS):
         # once for the operand, as each step would flush its element (in the CPU's mode a sum
@@ -141,7 +153,6 @@ def _extremes(
     x: np.ndarray,
     init: np.ndarray,
     window: Window,
-    acc: np.ndarray,
     flush: Flush | None,
 ) -> np.ndarray:
     """A float max/min (f32, f64) by NumPy's ufunc in place: with -0 ordered below +0 it is a
@@ -150,10 +161,18 @@ def _extremes(
     and NaN results, whose payload depends on the order (folded again step by step with the
     reducer). `init` comes flushed."""
     ufunc = np.maximum if opcode is Opcode.MAXIMUM else np.minimum
-    for out, at in passes(x.shape, window):
-        view = acc[out]
-        ufunc(view, x[at], out=view)
-    if flush is not None:
+    separable = window_separable.applies(window, x.shape)
+    if separable:  # the same value, one window dimension at a time
+        acc = window_separable.fold(ufunc, x, init, window)
+    else:
+        acc = np.array(np.broadcast_to(init, output_dims(x.shape, window)))
+        for out, at in passes(x.shape, window):
+            view = acc[out]
+            ufunc(view, x[at], out=view)
+    if flush is not None and subnormals.active():
+        # one pass: the CPU's mode flushes a product (a NaN result is folded again below)
+        np.multiply(acc, acc.dtype.type(1), out=acc)
+    elif flush is not None:
         acc = flush(acc)
     nan = np.isnan(acc).any()
     zero = acc == 0
@@ -168,10 +187,13 @@ def _extremes(
         return again
     is_max = opcode is Opcode.MAXIMUM
     init_wins = np.asarray((init == 0) & (np.signbit(init) != is_max))
-    wanted = np.array(np.broadcast_to(init_wins, acc.shape))  # a zero of the winning sign seen
-    winner = (x == 0) & (np.signbit(x) != is_max)
-    for out, at in passes(x.shape, window):
-        view = wanted[out]
-        np.logical_or(view, winner[at], out=view)
+    winner = (x == 0) & (np.signbit(x) != is_max)  # a zero of the winning sign seen:
+    if separable:
+        wanted = window_separable.fold(np.logical_or, winner, init_wins, window)
+    else:
+        wanted = np.array(np.broadcast_to(init_wins, acc.shape))
+        for out, at in passes(x.shape, window):
+            view = wanted[out]
+            np.logical_or(view, winner[at], out=view)
     signed = np.where(wanted == is_max, acc.dtype.type(0), acc.dtype.type(-0.0))
     return np.where(zero, signed, acc)
