@@ -1,11 +1,15 @@
 """What the first result of a fresh process pays for: the FFT kernel runs SciPy's pocketfft
 without importing `scipy.fft` (0.35 s), with the bits of `scipy.fft` (which the XLA:CPU FFT
-fixtures of tests/test_engine_programs.py pin) on either path."""
+fixtures of tests/test_engine_programs.py pin) on either path; a module's first use of the op
+registry imports the families of the opcodes it uses, not every family."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -76,3 +80,69 @@ def test_fft_bits_as_scipy_fft(fallback: bool, monkeypatch: pytest.MonkeyPatch) 
             got = linalg.fft(x, kind, lengths, np.dtype(out))
         assert got.dtype == np.dtype(out) and got.shape == want.shape
         assert got.tobytes() == want.astype(out).tobytes(), (kind, shape, rank, ct)
+
+
+# -- op families loaded as their opcodes are first used -------------------------------------
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+
+
+def _program_alone(name: str) -> str | None:
+    """One corpus program, unoptimized and optimized, in a fresh interpreter: only the families
+    its opcodes need are imported, and it still gives XLA:CPU's outputs."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(TESTS)!r})\n"
+        "from hlo.ops import registry\n"
+        "import test_engine_programs as t\n"
+        f"t.test_program_matches_xla_cpu({name!r}, False)\n"
+        f"t.test_program_matches_xla_cpu({name!r}, True)\n"
+        "assert not registry._loaded, 'every family was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    return None if done.returncode == 0 else f"{name}: {done.stderr.strip()[-600:]}"
+
+
+def test_corpus_runs_with_only_its_families_loaded() -> None:
+    sys.path.insert(0, str(TESTS))
+    from test_engine_programs import RUNNING
+
+    with ThreadPoolExecutor(4) as pool:
+        failed = [f for f in pool.map(_program_alone, RUNNING) if f]
+    assert not failed, "\n".join(failed)
+
+
+def test_family_index_is_current() -> None:
+    tool = ROOT / "tools" / "make_family_index.py"
+    done = subprocess.run([sys.executable, str(tool), "--check"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def test_first_parse_loads_only_the_families_it_uses() -> None:
+    code = (
+        "import sys, hlo\n"
+        "hlo.parse_module('HloModule m\\nENTRY e { p = f32[4] parameter(0)\\n"
+        "ROOT d = f32[4] negate(p) }')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('hlo.ops.') and m.count('.') == 2))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = set(ast.literal_eval(done.stdout))
+    assert {"hlo.ops.elementwise", "hlo.ops.tuple_ops"} <= loaded
+    assert not loaded & {"hlo.ops.collectives", "hlo.ops.convolution", "hlo.ops.sort", "hlo.ops.linalg"}
+
+
+def test_builder_functions_of_families_not_yet_loaded_are_found() -> None:
+    """A builder function may call another family's (`BUILDERS["Reshape"]`) before any opcode of
+    that family was used."""
+    code = (
+        "from hlo.ops import registry\n"
+        "fn = registry.BUILDERS['Reshape']\n"
+        "assert registry._loaded\n"
+        "try:\n"
+        "    registry.BUILDERS['NoSuchBuilder']\n"
+        "except KeyError:\n"
+        "    print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
