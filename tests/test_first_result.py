@@ -146,3 +146,25 @@ def test_builder_functions_of_families_not_yet_loaded_are_found() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+# -- memory: scatter's positions in blocks ---------------------------------------------------
+def _scatter_cases() -> list[tuple[str, int]]:
+    sys.path.insert(0, str(TESTS))
+    from test_engine_ops import cases, data
+
+    return [(f, k) for f, k in cases() if " scatter(" in str(data(f)[f"case{k}_hlo"])]
+
+
+@pytest.mark.parametrize("block", [1, 7])
+def test_scatter_in_blocks_of_updates_matches_xla_cpu(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every scatter fixture (XLA:CPU's outputs) with the positions built a few elements at a
+    time (the kernel's blocks are 2M elements: the fixtures would fit in one)."""
+    from hlo.numerics import indexing
+    from test_engine_ops import check_case
+
+    monkeypatch.setattr(indexing, "_POSITIONS_BLOCK", block)
+    found = _scatter_cases()
+    assert len(found) > 20
+    for family, k in found:
+        check_case(family, k)
