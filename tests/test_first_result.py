@@ -168,3 +168,19 @@ def test_scatter_in_blocks_of_updates_matches_xla_cpu(block: int, monkeypatch: p
     assert len(found) > 20
     for family, k in found:
         check_case(family, k)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's libm by its soname")
+def test_flush_mode_is_found_without_a_subprocess() -> None:
+    """ctypes.util.find_library runs `ldconfig -p` (10-30 ms of a first run): libm.so.6 first."""
+    code = (
+        "import subprocess\n"
+        "def refuse(*a, **k):\n"
+        "    raise AssertionError('a subprocess')\n"
+        "subprocess.Popen.__init__ = refuse\n"
+        "from hlo.numerics import subnormals\n"
+        "print(subnormals._mode() is not None)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
