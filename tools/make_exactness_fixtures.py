@@ -1,7 +1,7 @@
 """Make tests/golden/ops/exact_<family>.npz: the cases where hlo once parted from XLA:CPU —
 unsigned and narrow index types in every indexing op, scalar results of every elementwise op,
 complex ops at their edges, non-commutative reducers in every reducing op, float sums whose
-value depends on the order of accumulation, ties of zeros and subnormals in clamp/max/min. Same case format as make_op_fixtures.py (and read
+value depends on the order of accumulation, ties of zeros and subnormals in clamp/max/min, top-k over long rows. Same case format as make_op_fixtures.py (and read
 by the same test). Dev only: needs jax (../shared/ORACLE.md).
 
     python tools/make_exactness_fixtures.py            # every family
@@ -565,6 +565,35 @@ def family_subnormal_ties() -> Iterator[Case]:
                                [arg(a), arg(b)], [t, t, t], True)  # fmt: skip
 
 
+def family_top_k() -> Iterator[Case]:
+    """topk of rows long enough for the kernel's threshold path (at least 8k per row): random
+    rows, rows of few distinct values (ties), NaNs of both signs, zeros of both signs and
+    infinities, sorted rows; the values and the indices, largest and smallest."""
+    rng = np.random.default_rng(12)
+    for t, dims, k in (("f32", (4, 512), 32), ("f32", (2, 2, 300), 7), ("f16", (3, 512), 16),
+                       ("bf16", (3, 512), 16), ("s32", (3, 512), 16)):  # fmt: skip
+        dtype = DTYPES[t]
+        patterns = {
+            "random": rng.standard_normal(dims) * 100,
+            "ties": rng.integers(-3, 4, dims).astype(np.float64),
+            "sorted": np.sort(rng.standard_normal(dims), axis=-1) * 100,
+        }
+        if t != "s32":
+            special = rng.standard_normal(dims)
+            for v, share in ((np.nan, 9), (-np.nan, 9), (0.0, 7), (-0.0, 7), (np.inf, 11), (-np.inf, 11)):
+                special.flat[rng.integers(0, special.size, special.size // share)] = v
+            patterns["special"] = special
+        shape = f"[{','.join(map(str, dims))}]"
+        out = f"[{','.join(map(str, (*dims[:-1], k)))}]"
+        for values in patterns.values():
+            x = values.astype(dtype)
+            for largest in ("true", "false"):
+                for index, r in ((0, t), (1, "s32")):
+                    yield (module(f"  a = {t}{shape} parameter(0)\n  k = ({t}{out}, s32{out}) topk(a), k={k}, largest={largest}\n"
+                                  f"  ROOT r = {r}{out} get-tuple-element(k), index={index}"),
+                           [x], [t, r], True)  # fmt: skip
+
+
 FAMILIES = {
     "indexing": family_indexing,
     "scalars": family_scalars,
@@ -575,6 +604,7 @@ FAMILIES = {
     "reducers": family_reducers,
     "vector_sums": family_vector_sums,
     "subnormal_ties": family_subnormal_ties,
+    "top_k": family_top_k,
 }
 
 

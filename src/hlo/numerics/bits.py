@@ -93,7 +93,10 @@ def total_order_key(x: np.ndarray, bits: int) -> np.ndarray:
     if x.dtype.itemsize * 8 == bits and bits in (8, 16, 32, 64):
         signed = np.dtype(f"i{bits // 8}")
         i = np.asarray(x).view(signed)
-        return np.asarray(i ^ ((i >> (bits - 1)) & signed.type((1 << (bits - 1)) - 1)))
+        key = np.asarray(i >> (bits - 1))  # one new array, the rest in place (top-k's memory)
+        key &= signed.type((1 << (bits - 1)) - 1)
+        key ^= i
+        return key
     u = bit_pattern(x, bits)
     sign = (u >> np.uint64(bits - 1)).astype(bool)
     magnitude = (u & np.uint64((1 << (bits - 1)) - 1)).astype(np.int64)

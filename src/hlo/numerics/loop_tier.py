@@ -155,6 +155,10 @@ class CompiledLoop:
             if not kernel.started:
                 if kernel.on_disk is None:
                     kernel.on_disk = _marker(self.source).exists()
+                    # (the lookup reads numba's version through importlib.metadata: 20-50 ms
+                    # that are not the interpreter's; counted, they made the first run of a
+                    # loop with a cached kernel yield the GIL at every iteration: 1.3-1.8 s)
+                    self.seen = time.perf_counter()
                 if not (self.eager or hot or kernel.on_disk):  # (a cached kernel loads at once)
                     return False
                 kernel.start(_state_copy(state), background=not self.eager)

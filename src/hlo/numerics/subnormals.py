@@ -79,14 +79,24 @@ def _windows_mode() -> _Mode:
     return _Mode(lambda: control(0, 0) & mcw_dn, set_, lambda value: dn_flush)
 
 
+def _libm() -> ctypes.CDLL:
+    """The C library with fegetenv/fesetenv. glibc's libm by its soname first: find_library
+    runs `ldconfig -p` in a subprocess (10-30 ms of every process's first run)."""
+    if sys.platform.startswith("linux"):
+        try:
+            return ctypes.CDLL("libm.so.6")
+        except OSError:
+            pass
+    return ctypes.CDLL(ctypes.util.find_library("m") or ctypes.util.find_library("c") or "libSystem.dylib")
+
+
 def _platform_mode() -> _Mode | None:
     machine = platform.machine().lower()
     x86 = machine in ("x86_64", "amd64")
     arm = machine in ("aarch64", "arm64")
     if sys.platform == "win32":
         return _windows_mode() if x86 else None
-    name = ctypes.util.find_library("m") or ctypes.util.find_library("c") or "libSystem.dylib"
-    lib = ctypes.CDLL(name)
+    lib = _libm()
     if sys.platform.startswith("linux"):  # glibc's fenv_t
         if x86:
             return _fenv_mode(lib, 32, 28, 4, _MXCSR_FLUSH)

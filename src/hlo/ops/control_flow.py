@@ -16,7 +16,6 @@ from ..ir.attr_kinds import BOOL, COMPUTATION, COMPUTATION_LIST
 from ..ir.frozen import FrozenDict
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from ..numerics import loop_tier
 from ..shape import Shape
 from .callee import embed, or_dynamic, program, signature, text, texts
 from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule
@@ -319,6 +318,10 @@ def while_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
     condition = ctx.computation(instr.attrs["condition"])
     body = ctx.computation(instr.attrs["body"])
     limit = ctx.options.max_iterations
+    # (imported here: the tier's code generator, logging and hashlib are ~10 ms of every first
+    # parse, which loads every op family, and only a while loop needs them)
+    from ..numerics import loop_tier
+
     compiled = loop_tier.for_while(instr, ctx)  # None: the interpreter only
 
     def too_long() -> EvalError:

@@ -5,6 +5,7 @@ verifier, builder and engine know no op by name; they ask here. Each op family's
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -137,7 +138,21 @@ class OpSpec:
 
 
 REGISTRY: dict[Opcode, OpSpec] = {}
-BUILDERS: dict[str, Callable[..., Any]] = {}  # the XlaBuilder API of hlo.ops, by spec name
+
+
+class _Builders(dict[str, Callable[..., Any]]):
+    """The XlaBuilder API of hlo.ops, by spec name. Families are imported as their opcodes are
+    first used: a builder function that calls another family's (`BUILDERS["Reshape"]`) finds
+    it loaded on demand."""
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        if _loaded:
+            raise KeyError(name)
+        _load()
+        return self[name]
+
+
+BUILDERS: dict[str, Callable[..., Any]] = _Builders()
 
 
 def define(
@@ -190,7 +205,8 @@ def builder_function(fn: F) -> F:
 
 
 def spec(opcode: Opcode) -> OpSpec:
-    _load()
+    if opcode not in _ready:
+        _load_for(opcode)
     return REGISTRY[opcode]
 
 
@@ -239,6 +255,7 @@ def _install() -> None:
 
 _install()
 _loaded = False
+_ready: set[Opcode] = set()  # opcodes whose entry is complete (every module writing it imported)
 
 
 def _load() -> None:
@@ -247,3 +264,23 @@ def _load() -> None:
     if not _loaded:
         _loaded = True
         from . import families  # noqa: F401
+
+        _ready.update(REGISTRY)
+
+
+load_all = _load
+
+
+def _load_for(opcode: Opcode) -> None:
+    """Import the families that write this opcode's entry (ops/family_index.py): a module's
+    first parse and plan load the families it uses, not all of them (their import is most of
+    a small module's first result)."""
+    from .family_index import MODULES
+
+    modules = MODULES.get(opcode.text)
+    if modules is None:  # (not in the index: every family, as before)
+        _load()
+    else:
+        for name in modules:
+            importlib.import_module(f"{__package__}.{name}")
+    _ready.add(opcode)

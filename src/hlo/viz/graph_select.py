@@ -13,7 +13,7 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from ..ops.registry import REGISTRY, spec
+from ..ops.registry import REGISTRY, load_all, spec
 
 MAX_NODES = 400  # beyond this a drawing is a grey smear: say so and suggest --around
 
@@ -48,7 +48,7 @@ def family(instr: Instruction) -> str:
 
 def families() -> list[str]:
     """Every family name, in a fixed order (so each keeps its colour from module to module)."""
-    spec(Opcode.ADD)  # loads every family into the registry
+    load_all()  # every family into the registry
     names = {fn.__module__.rsplit(".", 1)[-1] for s in REGISTRY.values() if (fn := s.shape_rule or s.kernel)}
     return sorted(names | {"other", "parameter"})
 
