@@ -11,6 +11,8 @@ by the same test). Dev only: needs jax (../shared/ORACLE.md).
 # ruff: noqa: E501  (tables of cases)
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -462,6 +464,46 @@ def family_column_sums() -> Iterator[Case]:
         yield _sum_of("f32", shape, dims, "0"), [x], ["f32", "f32"], False
 
 
+def family_long_reduces() -> Iterator[Case]:
+    """Float reduces of 4096+ elements that XLA:CPU keeps to its tree rewrite (windows of 32,
+    hlo.numerics.tree_reduce) rather than its vector kernels: bf16 and f16 sums (bf16 converted
+    to f32, summed, rounded once; f16 summed in f16), products of every float type; rows,
+    columns and several dimensions, at most one of them longer than 32."""
+    rng = np.random.default_rng(41)
+    shapes = [((8192,), "0"), ((3, 5000), "1"), ((5000, 3), "0"), ((2, 3, 3000), "1,2"), ((40, 9, 20), "0,2")]
+    for t in ("bf16", "f16"):
+        for shape, dims in shapes:
+            x = _powers(t, shape, rng, 6)
+            yield _sum_of(t, shape, dims, "0"), [x], [t, t], True
+            yield _sum_of(t, shape, dims, "0.5"), [np.ones(shape, DTYPES[t])], [t, t], True  # f32 or not
+    for t in ("f32", "f64", "bf16", "f16"):
+        comp = _computation("f", t, "multiply(p, q)")
+        for shape, dims in shapes[:3]:
+            x = (1 + rng.integers(-64, 65, shape) / 2048).astype(DTYPES[t])
+            yield _sum_of(t, shape, dims, "1", comp), [x], [t, t], True
+
+
+def replay_under_isa(path: Path, isa: str) -> int:
+    """Run every case of fixture `path` on XLA:CPU in a child process limited to `isa` by
+    --xla_cpu_max_isa; the number of cases whose bits differ from the fixture's."""
+    code = (
+        "import sys, numpy as np\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})\n"
+        "from make_op_fixtures import run_on_cpu\n"
+        f"d = np.load({str(path)!r})\n"
+        "ks = sorted({int(k[4:].split('_')[0]) for k in d.files if k.startswith('case')})\n"
+        "bad = 0\n"
+        "for k in ks:\n"
+        "    args = [d[f'case{k}_arg{i}'] for i in range(8) if f'case{k}_arg{i}' in d.files]\n"
+        "    (out,) = run_on_cpu(str(d[f'case{k}_hlo']), args)\n"
+        "    bad += out.tobytes() != d[f'case{k}_out'].tobytes()\n"
+        "print(bad)\n"
+    )
+    env = {**os.environ, "XLA_FLAGS": f"--xla_cpu_max_isa={isa}"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return int(done.stdout.split()[-1])
+
+
 def _isa() -> str:
     """The x86-64 vector extensions of this machine (XLA:CPU's kernels pick theirs from them)."""
     try:
@@ -591,7 +633,10 @@ def family_subnormal_ties() -> Iterator[Case]:
     arrays: which operand wins a tie and whether the winner is flushed."""
     for t in ("f32", "f64"):
         tiny = np.finfo(np.float32 if t == "f32" else np.float64).tiny
-        values = [np.array(v, dtype=np.float32 if t == "f32" else np.float64) for v in (0.0, -0.0, tiny / 4, -tiny / 4)]
+        values = [
+            np.array(v, dtype=np.float32 if t == "f32" else np.float64)
+            for v in (0.0, -0.0, tiny / 4, -tiny / 4)
+        ]
         for dims in ("", "4"):
             arg = _scalar if not dims else _four
             for lo in values:
@@ -616,6 +661,7 @@ FAMILIES = {
     "reducers": family_reducers,
     "vector_sums": family_vector_sums,
     "column_sums": family_column_sums,
+    "long_reduces": family_long_reduces,
     "subnormal_ties": family_subnormal_ties,
 }
 
@@ -626,9 +672,11 @@ def main(names: list[str]) -> None:
         path = OUT / f"exact_{name}.npz"
         write_family(path, FAMILIES[name]())
         if name in ("vector_sums", "column_sums"):  # record where the kernels' order came from
+            same = [isa for isa in ("AVX2", "SSE4_2") if replay_under_isa(path, isa) == 0]
+            print(f"  the same bits under --xla_cpu_max_isa: {same}")
             with np.load(path) as d:
                 arrays = {k: d[k] for k in d.files}
-            np.savez_compressed(path, isa=np.array(_isa()), **arrays)
+            np.savez_compressed(path, isa=np.array(_isa()), same_under=np.array(" ".join(same)), **arrays)
 
 
 if __name__ == "__main__":
