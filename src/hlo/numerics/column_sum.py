@@ -94,8 +94,8 @@ def _groups(x: np.ndarray, flush: Flush) -> np.ndarray:
 
 def _in_order(parts: np.ndarray, flush: Flush) -> np.ndarray:
     """[..., k, cols] -> [..., cols]: summed one after the other from zero."""
-    acc = np.zeros(parts.shape[:-2] + parts.shape[-1:], parts.dtype)
-    for k in range(parts.shape[-2]):
+    acc = _add(parts[..., 0, :], parts.dtype.type(0), flush)  # 0 + p is p + 0
+    for k in range(1, parts.shape[-2]):
         acc = _add(acc, parts[..., k, :], flush)
     return acc
 
@@ -129,6 +129,8 @@ def _kernel(x: np.ndarray, flush: Flush) -> np.ndarray:
             tail = _in_order(subs, flush)
         if rest.shape[1] > whole * GROUP * GROUP:
             tail = _add(tail, _in_order(_groups(rest[:, whole * GROUP * GROUP :], flush), flush), flush)
+    if not count:  # no compensation yet: 0 + (tail - 0) is tail + 0, in one pass
+        return _add(tail, x.dtype.type(0), flush)
     result = _add(total, _sub(tail, c, flush), flush)
     bad = ~np.isfinite(result)
     if bad.any():  # inf - inf in the compensation: XLA:CPU keeps the plain sum's inf or NaN
