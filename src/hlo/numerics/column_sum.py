@@ -3,7 +3,8 @@ of at least 4096 elements reduces dimensions that are not the trailing ones (the
 dimensions contiguous in memory: a column sum), XLA:CPU (jaxlib 0.10.2) hands it to YNNPACK's
 kernel for strided reductions, which adds whole rows of columns at once. The order below was
 read off XLA:CPU's results (tests/golden/ops/exact_column_sums.npz, made by
-tools/make_column_sum_fixtures.py; inputs where every grouping gives different bits).
+tools/make_exactness_fixtures.py, family column_sums; inputs where every grouping gives
+different bits).
 
 Per column, over the reduced rows (row-major over the reduced dimensions):
 - the rows are cut into *chunks* of 128 KiB of the input (CHUNK_BYTES // (columns * itemsize)
@@ -18,7 +19,8 @@ Per column, over the reduced rows (row-major over the reduced dimensions):
   last) coming in as the final step `s + (tail - c)` (with no partial block: `s - c`).
 A chunk of at most 4 rows is a single group. The init value is otherwise added last, as in
 hlo.numerics.vector_sum; so are non-finite lanes handled. The lanes are the columns themselves,
-so the order does not depend on the vector width: the same on every x86-64 extension.
+so the order does not depend on the vector width (XLA:CPU limited to AVX2 or SSE4.2 gives the
+same bits).
 """
 
 from __future__ import annotations
