@@ -116,6 +116,13 @@ def row_max(quick: bool, rng: np.random.Generator):  # type: ignore[no-untyped-d
     return (lambda x: jnp.max(x, axis=1)), [_f32(rng, n, n)]
 
 
+def column_sum(quick: bool, rng: np.random.Generator):  # type: ignore[no-untyped-def]
+    import jax.numpy as jnp
+
+    n = _n(quick, 4096, 1024)
+    return (lambda x: jnp.sum(x, axis=0)), [_f32(rng, n, n)]
+
+
 def _max_pool(x):  # type: ignore[no-untyped-def]
     import jax.numpy as jnp
     from jax import lax
@@ -365,6 +372,7 @@ WORKLOADS: tuple[Workload, ...] = (
     Workload("convolution", "convolution NCHW [32,64,56,56] x [64,64,3,3]", convolution),
     Workload("sum", "sum over 16M", sum_all),
     Workload("row_max", "row max over [4096,4096]", row_max),
+    Workload("col_sum", "column sum over [4096,4096]", column_sum),
     Workload("max_pool", "3x3 max-pool forward, [32,64,56,56]", max_pool),
     Workload("max_pool_grad", "3x3 max-pool forward+gradient", max_pool_grad),
     Workload("gather", "embedding gather ([50000,256], 65536 rows)", gather),

@@ -121,16 +121,38 @@ def test_scaled_dot_scalar_scale_leaves_the_operand_and_types_round():
     assert got.ravel().tolist() == [4.0, -1.5]  # the scale itself is bf16: 1 + 2^-10 rounds to 1
 
 
-def test_vector_sum_fixtures_name_the_vector_width_they_pin():
-    """The vector kernel's order (hlo.numerics.vector_sum) was read off XLA:CPU on an AVX-512
-    machine, where its vectors are 64 bytes wide; the fixture records the ISA it came from. On
-    a machine with other vector extensions XLA:CPU may group the sums otherwise (not verified),
-    and hlo keeps the order of the machine the fixtures came from."""
+@pytest.mark.parametrize("family", ["exact_vector_sums", "exact_column_sums"])
+def test_vector_kernel_order_does_not_depend_on_the_isa(family):
+    """The vector kernels' order (hlo.numerics.vector_sum, column_sum) was read off XLA:CPU on an
+    AVX-512 machine; the fixture's maker replays every case with XLA:CPU limited to AVX2 and to
+    SSE4.2 (--xla_cpu_max_isa) and records where the bits were the same: everywhere. YNNPACK
+    sums in 64 bytes of lanes whatever the vector width (its kernels are written to give
+    consistent results), and a column sum's lanes are the columns, so hlo needs no per-host
+    order."""
     from hlo.numerics import vector_sum
 
-    with np.load(OPS / "exact_vector_sums.npz") as d:
-        isa = str(d["isa"])
-    assert isa == "x86-64 avx512f" and vector_sum.VECTOR_BYTES == 64
+    with np.load(OPS / f"{family}.npz") as d:
+        isa, same = str(d["isa"]), str(d["same_under"]).split()
+    assert isa == "x86-64 avx512f" and same == ["AVX2", "SSE4_2"] and vector_sum.VECTOR_BYTES == 64
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape", "axes", "applies"),
+    [
+        (np.float32, (512, 8), (0,), True),
+        (np.float32, (300, 13), (0,), False),  # 3900 elements: XLA:CPU's tree rewrite
+        (np.float64, (3, 700, 7), (1,), True),
+        (np.float32, (40, 50, 8), (0, 1), True),
+        (np.float32, (40, 30, 8), (0, 2), False),  # not consecutive: not modelled
+        (np.float32, (8, 4096), (1,), False),  # a trailing sum: hlo.numerics.vector_sum
+        (np.float32, (5000, 1), (0,), False),  # one column: a trailing sum once the 1 is dropped
+        (np.float16, (8192, 2), (0,), False),
+    ],
+)
+def test_column_sum_applies_where_xla_cpu_uses_its_strided_kernel(dtype, shape, axes, applies):
+    from hlo.numerics import column_sum
+
+    assert column_sum.applies(np.dtype(dtype), shape, axes) is applies
 
 
 @pytest.mark.parametrize(
@@ -139,7 +161,7 @@ def test_vector_sum_fixtures_name_the_vector_width_they_pin():
         (np.float32, (4096,), (0,), True),
         (np.float32, (4095,), (0,), False),  # XLA:CPU's tree rewrite
         (np.float64, (2, 4096), (1,), True),
-        (np.float32, (4096, 3), (0,), False),  # column sums: not modelled
+        (np.float32, (4096, 3), (0,), False),  # column sums: hlo.numerics.column_sum
         (np.float32, (1, 2, 17000), (1, 2), False),  # several dimensions cut into chunks
         (np.float32, (5, 2, 17000), (1, 2), True),
         (np.float16, (8192,), (0,), False),

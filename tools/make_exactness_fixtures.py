@@ -11,6 +11,8 @@ by the same test). Dev only: needs jax (../shared/ORACLE.md).
 # ruff: noqa: E501  (tables of cases)
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -421,6 +423,87 @@ def family_vector_sums() -> Iterator[Case]:
         yield _sum_of(t, shape, dims, "0"), [x], [t, t], False
 
 
+def family_column_sums() -> Iterator[Case]:
+    """Float add-reduces of 4096+ elements over dimensions that are not the trailing ones, which
+    XLA:CPU hands to its strided vector kernel (hlo.numerics.column_sum): groups of 4 rows,
+    256-row blocks joined by Kahan's compensated sum, 128 KiB chunks of rows whose sums are summed
+    again (six chunks and more: in the kernel's order, not one by one), rows longer than a chunk
+    added one by one to the init value, at most 4 rows, middle and several leading dimensions,
+    dimensions of size 1 (dropped: a trailing sum then); signed zeros, non-finite values and
+    subnormals. Also, compared within rounding only, what is not modelled: reduced dimensions
+    that are not consecutive."""
+    rng = np.random.default_rng(37)
+    cases = [("f32", (512, 64), "0", "0"), ("f32", (300, 40), "0", "1.5"), ("f32", (100, 100), "0", "0"),
+             ("f32", (8300, 4), "0", "0"), ("f64", (600, 170), "0", "0.75"), ("f64", (2100, 8), "0", "0"),
+             ("f32", (4097, 2), "0", "0"), ("f32", (1030, 9), "0", "0"), ("f64", (700, 9), "0", "0"),
+             ("f32", (4, 1024), "0", "1.5"), ("f32", (3, 1400), "0", "0"), ("f32", (5, 1000), "0", "0"),
+             ("f32", (3, 33000), "0", "1.5"), ("f64", (5, 16500), "0", "0.75"), ("f32", (3, 700, 7), "1", "0"),
+             ("f32", (40, 50, 8), "0,1", "0"), ("f32", (2, 30, 40, 6), "1,2", "1.5"), ("f32", (5000, 1), "0", "0"),
+             ("f32", (1, 5000, 3), "1", "0"), ("f32", (512, 8), "0", "0"), ("f32", (300, 13), "0", "0")]  # fmt: skip
+    for t, shape, dims, init in cases:
+        x = _powers(t, shape, rng, 24 if t == "f32" else 60)
+        if x.size > 20000 and x.ndim == 2 and shape[1] > 16:
+            x[:, 16:] = 0  # a few columns show the order; zeros keep the file small
+        yield _sum_of(t, shape, dims, init), [x], [t, t], True
+    for t in ("f32", "f64"):
+        tiny = 2.0**-24 if t == "f32" else 2.0**-53
+        x = np.zeros((600, 8), DTYPES[t])
+        x[0, 0], x[256, 0], x[512, 0] = 1, tiny, tiny  # the compensation between blocks
+        x[0, 1], x[256, 1], x[599, 1] = tiny, 1, tiny
+        x[5, 2], x[300, 3], x[3, 3] = np.inf, np.inf, 1
+        x[10, 4], x[400, 4], x[100, 5], x[599, 6] = np.inf, -np.inf, np.nan, -np.inf
+        x[0, 7], x[300, 7], x[1, 7] = 2**30, -(2**30), 1
+        yield _sum_of(t, (600, 8), "0", "0"), [x], [t, t], True
+        for shape in ((512, 8), (3, 33000) if t == "f32" else (3, 16500)):
+            for init in ("0", "-0"):
+                yield _sum_of(t, shape, "0", init), [np.full(shape, -0.0, DTYPES[t])], [t, t], True
+        sub = (1e-40 if t == "f32" else 1e-310) * (1 + np.arange(700 * 9) % 7)
+        yield _sum_of(t, (700, 9), "0", "0"), [sub.astype(DTYPES[t]).reshape(700, 9)], [t, t], True
+    for shape, dims in (((40, 30, 8), "0,2"), ((3, 40, 50), "0,2")):
+        x = (rng.integers(4, 8, shape) / 4).astype(np.float32)  # positive: within rounding in any order
+        yield _sum_of("f32", shape, dims, "0"), [x], ["f32", "f32"], False
+
+
+def family_long_reduces() -> Iterator[Case]:
+    """Float reduces of 4096+ elements that XLA:CPU keeps to its tree rewrite (windows of 32,
+    hlo.numerics.tree_reduce) rather than its vector kernels: bf16 and f16 sums (bf16 converted
+    to f32, summed, rounded once; f16 summed in f16), products of every float type; rows,
+    columns and several dimensions, at most one of them longer than 32."""
+    rng = np.random.default_rng(41)
+    shapes = [((8192,), "0"), ((3, 5000), "1"), ((5000, 3), "0"), ((2, 3, 3000), "1,2"), ((40, 9, 20), "0,2")]
+    for t in ("bf16", "f16"):
+        for shape, dims in shapes:
+            x = _powers(t, shape, rng, 6)
+            yield _sum_of(t, shape, dims, "0"), [x], [t, t], True
+            yield _sum_of(t, shape, dims, "0.5"), [np.ones(shape, DTYPES[t])], [t, t], True  # f32 or not
+    for t in ("f32", "f64", "bf16", "f16"):
+        comp = _computation("f", t, "multiply(p, q)")
+        for shape, dims in shapes[:3]:
+            x = (1 + rng.integers(-64, 65, shape) / 2048).astype(DTYPES[t])
+            yield _sum_of(t, shape, dims, "1", comp), [x], [t, t], True
+
+
+def replay_under_isa(path: Path, isa: str) -> int:
+    """Run every case of fixture `path` on XLA:CPU in a child process limited to `isa` by
+    --xla_cpu_max_isa; the number of cases whose bits differ from the fixture's."""
+    code = (
+        "import sys, numpy as np\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})\n"
+        "from make_op_fixtures import run_on_cpu\n"
+        f"d = np.load({str(path)!r})\n"
+        "ks = sorted({int(k[4:].split('_')[0]) for k in d.files if k.startswith('case')})\n"
+        "bad = 0\n"
+        "for k in ks:\n"
+        "    args = [d[f'case{k}_arg{i}'] for i in range(8) if f'case{k}_arg{i}' in d.files]\n"
+        "    (out,) = run_on_cpu(str(d[f'case{k}_hlo']), args)\n"
+        "    bad += out.tobytes() != d[f'case{k}_out'].tobytes()\n"
+        "print(bad)\n"
+    )
+    env = {**os.environ, "XLA_FLAGS": f"--xla_cpu_max_isa={isa}"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return int(done.stdout.split()[-1])
+
+
 def _isa() -> str:
     """The x86-64 vector extensions of this machine (XLA:CPU's kernels pick theirs from them)."""
     try:
@@ -550,7 +633,10 @@ def family_subnormal_ties() -> Iterator[Case]:
     arrays: which operand wins a tie and whether the winner is flushed."""
     for t in ("f32", "f64"):
         tiny = np.finfo(np.float32 if t == "f32" else np.float64).tiny
-        values = [np.array(v, dtype=np.float32 if t == "f32" else np.float64) for v in (0.0, -0.0, tiny / 4, -tiny / 4)]
+        values = [
+            np.array(v, dtype=np.float32 if t == "f32" else np.float64)
+            for v in (0.0, -0.0, tiny / 4, -tiny / 4)
+        ]
         for dims in ("", "4"):
             arg = _scalar if not dims else _four
             for lo in values:
@@ -603,6 +689,8 @@ FAMILIES = {
     "ragged_dot": family_ragged_dot,
     "reducers": family_reducers,
     "vector_sums": family_vector_sums,
+    "column_sums": family_column_sums,
+    "long_reduces": family_long_reduces,
     "subnormal_ties": family_subnormal_ties,
     "top_k": family_top_k,
 }
@@ -613,10 +701,12 @@ def main(names: list[str]) -> None:
     for name in names or list(FAMILIES):
         path = OUT / f"exact_{name}.npz"
         write_family(path, FAMILIES[name]())
-        if name == "vector_sums":  # record where the kernels' order came from
+        if name in ("vector_sums", "column_sums"):  # record where the kernels' order came from
+            same = [isa for isa in ("AVX2", "SSE4_2") if replay_under_isa(path, isa) == 0]
+            print(f"  the same bits under --xla_cpu_max_isa: {same}")
             with np.load(path) as d:
                 arrays = {k: d[k] for k in d.files}
-            np.savez_compressed(path, isa=np.array(_isa()), **arrays)
+            np.savez_compressed(path, isa=np.array(_isa()), same_under=np.array(" ".join(same)), **arrays)
 
 
 if __name__ == "__main__":

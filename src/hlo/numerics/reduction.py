@@ -16,7 +16,7 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import numerics, subnormals
+from . import column_sum, numerics, subnormals
 from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .context import KernelContext
 from .ordered_fold import fold_in_order
@@ -66,9 +66,10 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
 
         def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
             x = values[0]
-            if adds and vector_applies(x.dtype, x.shape, dims):  # XLA:CPU's vector kernel
-                software = flush if flush is not None and not subnormals.active() else None
-                return (vector_sum(x, inits[0], dims, software),)
+            if adds:
+                vector = _vector_kernel(x, inits[0], dims, flush)
+                if vector is not None:
+                    return (vector,)
             fast = extreme(x, inits[0], dims) if extreme is not None else None
             return (fast if fast is not None else tree_reduce(step, x, inits[0], dims),)
 
@@ -95,6 +96,27 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
         return results if n > 1 else results[0]
 
     return run
+
+
+def _vector_kernel(
+    x: np.ndarray, init: np.ndarray, dims: tuple[int, ...], flush: Callable[..., Any] | None
+) -> np.ndarray | None:
+    """A float add-reduce that XLA:CPU hands to its vector kernels, in their order (None if it
+    does not). Their drivers drop dimensions of size 1 first, so a sum over the leading dimension
+    of [n, 1] is a trailing sum there."""
+    if not any(n == 1 for n in x.shape):
+        flat, axes = x, dims
+    else:
+        axes = tuple(sum(1 for e in range(d) if x.shape[e] != 1) for d in dims if x.shape[d] != 1)
+        flat = x.reshape([n for n in x.shape if n != 1])
+    software = flush if flush is not None and not subnormals.active() else None
+    if vector_applies(flat.dtype, flat.shape, axes):  # the contiguous kernel
+        result = vector_sum(flat, init, axes, software)
+    elif column_sum.applies(flat.dtype, flat.shape, axes):  # the strided kernel
+        result = column_sum.column_sum(flat, init, axes, software)
+    else:
+        return None
+    return result.reshape([n for d, n in enumerate(x.shape) if d not in dims])
 
 
 def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:

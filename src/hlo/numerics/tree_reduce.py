@@ -8,9 +8,9 @@ step). The init value is thus folded in once per window and level.
 
 Verified bit for bit against XLA:CPU for reductions of up to 2048 elements per result (see
 tests/golden/ops/exact_sums.npz). From 4096 elements on, XLA:CPU runs f32 and f64 add-reduces
-in its vector kernel instead (hlo.numerics.vector_sum, which the reduce kernel picks first);
-other long reduces (bf16 and f16 sums, products) keep this rewrite, but XLA:CPU's code
-generator then vectorizes its windows, which is not modelled here.
+in its vector kernels instead (hlo.numerics.vector_sum and column_sum, which the reduce kernel
+picks first); other long reduces (bf16 and f16 sums, products) keep this rewrite, folded in
+this order too (tests/golden/ops/exact_long_reduces.npz).
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@ reduce to its YNNPACK library instead of its tree rewrite (hlo.numerics.tree_red
 reducer is a plain add of f32 or f64 and the operand or the result has at least 4096 elements.
 The order below was read off XLA:CPU's results (tests/golden/ops/exact_vector_sums.npz, made by
 tools/make_exactness_fixtures.py; inputs where every grouping gives different bits) for
-reductions over the trailing dimensions; the others (and several reduced dimensions long enough
-to be cut into chunks) keep the tree order, which is then not XLA:CPU's. Measured on x86-64
-with AVX-512; the vector is 64 bytes wide (16 f32 or 8 f64 lanes) there, see the fixture's
-`isa` note.
+reductions over the trailing dimensions; column sums follow hlo.numerics.column_sum; the
+others (reduced dimensions not consecutive, and several reduced dimensions long enough to be
+cut into chunks) keep the tree order, which is then not XLA:CPU's. Measured on x86-64 with
+AVX-512; the vector is 64 bytes wide (16 f32 or 8 f64 lanes) whatever the host's vector
+extensions (YNNPACK's float sums are written to give the same bits everywhere; XLA:CPU limited
+to AVX2 or SSE4.2 gives the same bits, see the fixture's `isa` and `same_under` notes).
 
 Per result, the reduced elements (row-major) are cut into vectors of W lanes:
 - a *chain* is 4 consecutive vectors summed in order, a *sub-block* 4 chains summed in order;

@@ -1,0 +1,140 @@
+"""Column sums in the order of XLA:CPU's vectorized reduce kernel. When an f32/f64 add-reduce
+of at least 4096 elements reduces dimensions that are not the trailing ones (the kept trailing
+dimensions contiguous in memory: a column sum), XLA:CPU (jaxlib 0.10.2) hands it to YNNPACK's
+kernel for strided reductions, which adds whole rows of columns at once. The order below was
+read off XLA:CPU's results (tests/golden/ops/exact_column_sums.npz, made by
+tools/make_exactness_fixtures.py, family column_sums; inputs where every grouping gives
+different bits).
+
+Per column, over the reduced rows (row-major over the reduced dimensions):
+- the rows are cut into *chunks* of 128 KiB of the input (CHUNK_BYTES // (columns * itemsize)
+  rows); each chunk is summed as below, and the chunks' sums, as rows, are summed again by the
+  kernel below, without cutting them again (one chunk: its sum). When a single row is larger
+  than a chunk, the rows are instead added one by one to the init value, in order;
+- within a chunk, a *group* is 4 consecutive rows summed in order from zero (the last group
+  zero-padded), a *sub-block* 4 groups summed in order from zero, a *block* 256 rows: its 16
+  sub-blocks summed in order from zero;
+- the blocks are joined with Kahan's compensation (y = b - c, t = s + y, c = (t - s) - y), the
+  last, partial block (its full sub-blocks, then its remaining groups summed from zero, added
+  last) coming in as the final step `s + (tail - c)` (with no partial block: `s - c`).
+A chunk of at most 4 rows is a single group. The init value is otherwise added last, as in
+hlo.numerics.vector_sum; so are non-finite lanes handled. The lanes are the columns themselves,
+so the order does not depend on the vector width (XLA:CPU limited to AVX2 or SSE4.2 gives the
+same bits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, Flush, _add, _chains, _sub
+
+GROUP = 4  # rows
+BLOCK = 256  # rows: 16 sub-blocks of 4 groups
+
+
+def applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
+    """Whether this add-reduce is a column sum XLA:CPU runs in the strided kernel's order: f32
+    or f64, the reduced dimensions consecutive and followed by at least one kept dimension."""
+    if dtype not in (np.dtype(np.float32), np.dtype(np.float64)) or not axes:
+        return False
+    axes = sorted(axes)
+    if axes != list(range(axes[0], axes[-1] + 1)) or axes[-1] == len(shape) - 1:
+        return False
+    if int(np.prod(shape[axes[-1] + 1 :], dtype=np.int64)) == 1:
+        return False  # one column: XLA:CPU drops dimensions of size 1, a trailing sum then
+    size = int(np.prod(shape, dtype=np.int64))
+    results = size // max(int(np.prod([shape[d] for d in axes], dtype=np.int64)), 1)
+    return max(size, results) >= MIN_ELEMENTS
+
+
+def column_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flush) -> np.ndarray:
+    """Sum the consecutive, non-trailing `axes` of `x` (f32 or f64) and add `init`."""
+    first, last = min(axes), max(axes)
+    lead, trail = x.shape[:first], x.shape[last + 1 :]
+    cols = int(np.prod(trail, dtype=np.int64))
+    work = np.ascontiguousarray(x).reshape(int(np.prod(lead, dtype=np.int64)), -1, cols)
+    if flush is not None:
+        work = flush(work)
+    if cols * x.dtype.itemsize > CHUNK_BYTES:  # a row per chunk, each added to the result
+        total = np.broadcast_to(init.astype(x.dtype) + x.dtype.type(0), (work.shape[0], cols))
+        for k in range(work.shape[1]):
+            total = _add(total, work[:, k], flush)
+    else:
+        sums = _chunked(work, flush)
+        total = init.astype(x.dtype) + (sums + x.dtype.type(0))  # + 0: the kernel's zero start
+    if flush is not None:
+        total = flush(total)
+    return total.astype(x.dtype, copy=False).reshape(lead + trail)
+
+
+def _chunked(x: np.ndarray, flush: Flush) -> np.ndarray:
+    """[slices, rows, cols] -> [slices, cols], through chunks of CHUNK_BYTES of rows."""
+    slices, rows, cols = x.shape
+    per = CHUNK_BYTES // (cols * x.dtype.itemsize)
+    if rows <= per:
+        return _kernel(x, flush)
+    full = rows // per
+    parts = _kernel(x[:, : full * per].reshape(slices * full, per, cols), flush).reshape(slices, full, cols)
+    if rows > full * per:
+        parts = np.concatenate([parts, _kernel(x[:, full * per :], flush)[:, None]], axis=1)
+    return _kernel(parts, flush)
+
+
+def _groups(x: np.ndarray, flush: Flush) -> np.ndarray:
+    """[s, rows, cols] -> [s, ceil(rows / 4), cols]: groups of 4 rows, the last zero-padded."""
+    s, rows, cols = x.shape
+    count = -(-rows // GROUP)
+    if count * GROUP != rows:
+        padded = np.zeros((s, count * GROUP, cols), x.dtype)
+        padded[:, :rows] = x
+        x = padded
+    return _chains(x.reshape(s, count, GROUP, cols), flush)
+
+
+def _in_order(parts: np.ndarray, flush: Flush) -> np.ndarray:
+    """[..., k, cols] -> [..., cols]: summed one after the other from zero."""
+    acc = _add(parts[..., 0, :], parts.dtype.type(0), flush)  # 0 + p is p + 0
+    for k in range(1, parts.shape[-2]):
+        acc = _add(acc, parts[..., k, :], flush)
+    return acc
+
+
+def _kernel(x: np.ndarray, flush: Flush) -> np.ndarray:
+    """[s, rows, cols] -> [s, cols]: one kernel run per slice."""
+    s, rows, cols = x.shape
+    if rows <= GROUP:
+        return _groups(x, flush)[:, 0]
+    count = rows // BLOCK
+    zeros = np.zeros((s, cols), x.dtype)
+    total, c, plain = zeros, zeros, zeros
+    if count:
+        subs = _chains(_groups(x[:, : count * BLOCK], flush).reshape(s, count, -1, GROUP, cols), flush)
+        blocks = _in_order(subs, flush)  # [s, count, cols]
+        for k in range(count):  # Kahan's compensated sum, column by column
+            b = blocks[:, k]
+            y = _sub(b, c, flush)
+            t = _add(total, y, flush)
+            c = _sub(_sub(t, total, flush), y, flush)
+            total = t
+            plain = _add(plain, b, flush)
+    tail = zeros
+    rest = x[:, count * BLOCK :]
+    if rest.shape[1]:
+        whole = rest.shape[1] // (GROUP * GROUP)
+        if whole:
+            subs = _chains(
+                _groups(rest[:, : whole * GROUP * GROUP], flush).reshape(s, whole, GROUP, cols), flush
+            )
+            tail = _in_order(subs, flush)
+        if rest.shape[1] > whole * GROUP * GROUP:
+            tail = _add(tail, _in_order(_groups(rest[:, whole * GROUP * GROUP :], flush), flush), flush)
+    if not count:  # no compensation yet: 0 + (tail - 0) is tail + 0, in one pass
+        return _add(tail, x.dtype.type(0), flush)
+    result = _add(total, _sub(tail, c, flush), flush)
+    bad = ~np.isfinite(result)
+    if bad.any():  # inf - inf in the compensation: XLA:CPU keeps the plain sum's inf or NaN
+        result = np.where(bad, _add(plain, tail, flush), result)
+    return result
