@@ -30,7 +30,6 @@ def _count() -> int:
         return sum(1 for k in d.files if k.endswith("_hlo"))
 
 
-@pytest.mark.xfail(strict=True, reason="XLA:CPU folds these padded windows column by column")
 @pytest.mark.parametrize("k", range(_count()))
 def test_windows_xla_folds_by_columns(k: int) -> None:
     with np.load(COLUMNS) as d:
