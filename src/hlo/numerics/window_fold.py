@@ -4,8 +4,9 @@ x[inputs])`, where both sides are basic (strided) slices. This is XLA:CPU's fold
 folds its window sequentially from the init value, in the same order of window positions for
 every output: row-major, or for windows padded in some dimension the last offset there after
 all the others, hlo.numerics.window_order; padding and base-dilation holes skipped: an output
-whose element at this position is not the operand's is left out of the pass), and nothing of the size of all the windows together is ever made: a 3x3 max-pool is 9
-passes over the output, no window view, no copy of the padded operand.
+whose element at this position is not the operand's is left out of the pass), and nothing of
+the size of all the windows together is ever made: a 3x3 max-pool is 9 passes over the output,
+no window view, no copy of the padded operand.
 """
 
 from __future__ import annotations

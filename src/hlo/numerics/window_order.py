@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 from math import gcd
 
@@ -113,7 +114,8 @@ def _axis(n: int, w: WindowDimension, count: int) -> _Axis:
     return _Axis(trips, True, hoistable, last)
 
 
-def hoisted(shape: Sequence[int], window: Window, counts: Sequence[int]) -> tuple[int, int] | None:
+@lru_cache(maxsize=256)
+def hoisted(shape: tuple[int, ...], window: Window, counts: tuple[int, ...]) -> tuple[int, int] | None:
     """(dimension, offset) whose last offset XLA:CPU folds after all the others, or None when it
     folds the window row-major. `counts`: the outputs along each dimension."""
     inner = 1
@@ -130,7 +132,7 @@ def hoisted(shape: Sequence[int], window: Window, counts: Sequence[int]) -> tupl
 def positions(shape: Sequence[int], window: Window, counts: Sequence[int]) -> Iterator[tuple[int, ...]]:
     """The window positions (offsets per dimension) in the order XLA:CPU folds them."""
     sizes = [d.size for d in window.dimensions]
-    split = hoisted(shape, window, counts)
+    split = hoisted(tuple(shape), window, tuple(counts))
     if split is None:
         yield from product(*map(range, sizes))
         return
