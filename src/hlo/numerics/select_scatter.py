@@ -2,8 +2,9 @@
 (scanning the window in XLA:CPU's order of window positions, hlo.numerics.window_order, as
 XLA:CPU rewrites select-and-scatter into a variadic reduce-window; a candidate replaces the
 current pick unless select(pick, candidate) holds); each source value is combined into the
-output at its window's pick with `scatter`, the output starting at the init value, windows in row-major order (so the
-combinations into one element happen in window order, as XLA:CPU's loop does them).
+output at its window's pick with `scatter`, the output starting at the init value, windows in
+row-major order (so the combinations into one element happen in window order, as XLA:CPU's
+loop does them).
 
 The scan is one shifted pass per window position over all windows at once
 (hlo.numerics.window_fold.passes: padding is never picked). The scatter runs in rounds: a
