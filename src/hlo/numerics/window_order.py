@@ -80,9 +80,9 @@ def _axis(n: int, w: WindowDimension, count: int) -> _Axis:
     s_mod = base > 1 and dil % base != 0
     d_mod = base > 1 and count > 1 and st % base != 0
     shift = low if base > 1 and low % base != 0 else 0
-    # a test `d mod base == 0` tightens d's bounds to real elements, but only once the first
-    # simplification is over: it counts when the emitter tries to hoist
-    d_first, d_last = 0, d_hi
+    # a test `d mod base == 0` tightens d's upper bound to a real element, but only once the
+    # first simplification is over: it counts when the emitter tries to hoist
+    d_last = d_hi
     if d_mod and not s_mod and st == 1 and shift == 0:
         d_last = d_hi // base * base
     s_lo, s_hi = 0, size - 1
@@ -110,7 +110,7 @@ def _axis(n: int, w: WindowDimension, count: int) -> _Axis:
         return _Axis(trips, True, True, last)  # without the last offset s is one value
     if mod_test and (d_mod or not (s_lo * dil - shift >= 0 and (s_hi - 1) * dil - shift < base)):
         return _Axis(trips, True, False, last)
-    hoistable = not _range_tested(d_first, d_last, st, dil * scale, lo, hi, s_lo, s_hi - 1)
+    hoistable = not _range_tested(0, d_last, st, dil * scale, lo, hi, s_lo, s_hi - 1)
     return _Axis(trips, True, hoistable, last)
 
 
