@@ -266,6 +266,8 @@ HOISTED = [
     ((6, 8), [(3, 1, 0, 0, 1, 1), (3, 1, 1, 0, 1, 1)]),  # padded low, size 3: row-major
     ((6, 8), [(3, 1, 0, 0, 1, 1), (3, 1, 0, 2, 1, 1)]),  # padded high, size 3: not peelable
     ((6, 8), [(3, 1, 0, 0, 1, 1), (3, 2, 0, 1, 1, 1)]),  # padded high, size 3: last column last
+    # row-major: a modulus tightens d to one value, which is not substituted
+    ((5, 2, 9), [(2, 3, -1, -1, 1, 2), (3, 1, 2, 1, 2, 2), (4, 3, 0, 1, 2, 1)]),
 ]
 SCAN_HOISTED = [
     ((6, 7), [(2, 1, 0, 0), (2, 1, 1, 1)]),

@@ -44,12 +44,14 @@ class _Axis:
     last: int  # the last offset the loop visits
 
 
-def _range_tested(d_lo: int, d_hi: int, cd: int, cs: int, low: int, high: int, s_lo: int, s_hi: int) -> bool:
-    """Whether the test `d*cd + s*cs in [low, high]` (d in [d_lo, d_hi], s in [s_lo, s_hi])
-    still involves `s` after simplification."""
-    if s_lo == s_hi or d_lo == d_hi:
+def _range_tested(d_hi: int, cd: int, cs: int, low: int, high: int, s_lo: int, s_hi: int) -> bool:
+    """Whether the test `d*cd + s*cs in [low, high]` (d in [0, d_hi], s in [s_lo, s_hi]) still
+    involves `s` after simplification. A single output (`d_hi` 0 from the start) is substituted,
+    unlike a `d` whose bound a modulus tightened to 0 (hence the callers' `d_hi` of -1 for the
+    former)."""
+    if s_lo == s_hi or d_hi < 0:
         return False  # a single value is substituted: a bound of the other variable
-    if d_lo * cd + s_lo * cs >= low and d_hi * cd + s_hi * cs <= high:
+    if s_lo * cs >= low and d_hi * cd + s_hi * cs <= high:
         return False  # always holds
     while low == 0:
         # within [0, high], the multiplied terms decide alone when the rest cannot change the
@@ -92,7 +94,7 @@ def _axis(n: int, w: WindowDimension, count: int) -> _Axis:
         s_hi = min(s_hi, hi // dil)
     if s_lo > s_hi:
         return _Axis(0, False, False, 0)
-    range_test = _range_tested(0, d_hi, st, dil, lo, hi, s_lo, s_hi)
+    range_test = _range_tested(d_hi if count > 1 else -1, st, dil, lo, hi, s_lo, s_hi)
     scale = 1
     mod_test = False
     if s_mod and s_lo != s_hi:
@@ -110,7 +112,7 @@ def _axis(n: int, w: WindowDimension, count: int) -> _Axis:
         return _Axis(trips, True, True, last)  # without the last offset s is one value
     if mod_test and (d_mod or not (s_lo * dil - shift >= 0 and (s_hi - 1) * dil - shift < base)):
         return _Axis(trips, True, False, last)
-    hoistable = not _range_tested(0, d_last, st, dil * scale, lo, hi, s_lo, s_hi - 1)
+    hoistable = not _range_tested(d_last if count > 1 else -1, st, dil * scale, lo, hi, s_lo, s_hi - 1)
     return _Axis(trips, True, hoistable, last)
 
 
