@@ -19,8 +19,10 @@ with base dilation > 1 on a real element (`(position - low) mod base == 0`). A t
 when its bounds hold for every `d` and `s`; a test on `s` alone becomes a bound of `s`; a sum
 tested against [0, H] whose multiplied part decides it alone loses the other term; a modulus
 test `s mod base == 0` rescales `s` to the real offsets; a modulus whose argument stays within
-[0, base) becomes an equality. Checked against XLA:CPU (jaxlib 0.10.2) on random windows of
-ranks 1-4, sizes 1-5, strides, dilations and paddings (tests/test_window_order.py pins cases).
+[0, base) becomes an equality; `d mod base == 0` tightens d's upper bound, but only after the
+first simplification, and a `d` so pinned to one value is not substituted. Checked against
+XLA:CPU (jaxlib 0.10.2) on random windows of ranks 1-4, sizes 1-6, strides, dilations and
+paddings (tests/test_window_order.py pins cases).
 """
 
 from __future__ import annotations
