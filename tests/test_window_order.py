@@ -2,15 +2,13 @@
 
 tests/golden/ops/exact_window_order.npz (run by the op tables, test_engine_ops.py) pins the
 row-major fold and scan of reduce-window and select-and-scatter and the update order of
-scatter-add. tests/golden/windows_column_order.npz holds windows padded in their minor
-dimension that XLA:CPU (jaxlib 0.10.2) folds or scans column by column — its loop emitter
-orders the window loops from an indexing map whose simplification depends on the window size
-and padding (size 2x3 pad 0_0x0_1 is column-major, 0_0x1_1 row-major), a rule not reproduced
-yet. hlo folds them row-major: bit for bit the same wherever the order cannot show (a
-maximum: the exact_window_order cases), different for order-revealing reducers, float sums
-that cancel and ties in select-and-scatter (whose scan there is not plainly column-major
-either). These expected failures are strict: the day hlo matches, they say so.
-Made by tools/make_window_fixtures.py.
+scatter-add. tests/golden/windows_column_order.npz holds the windows XLA:CPU (jaxlib 0.10.2)
+does not fold row-major: its emitter folds the last offset of one padded window dimension after
+all the others (a 2x3 window padded 0_0x0_1 column by column, 0_0x1_1 row-major), and scans
+select-and-scatter's windows in that order too; hlo.numerics.window_order models when. The cases
+are order-revealing (a reducer spelling out its fold order, float sums that cancel, ties in
+select-and-scatter and in a variadic argmax), with cases of each branch of the rule, row-major
+ones included. Made by tools/make_window_fixtures.py.
 """
 
 from __future__ import annotations
@@ -30,9 +28,8 @@ def _count() -> int:
         return sum(1 for k in d.files if k.endswith("_hlo"))
 
 
-@pytest.mark.xfail(strict=True, reason="XLA:CPU folds these padded windows column by column")
 @pytest.mark.parametrize("k", range(_count()))
-def test_windows_xla_folds_by_columns(k: int) -> None:
+def test_windows_in_xla_order(k: int) -> None:
     with np.load(COLUMNS) as d:
         text = str(d[f"case{k}_hlo"])
         args = [d[f"case{k}_arg{j}"] for j in range(3) if f"case{k}_arg{j}" in d.files]

@@ -1,7 +1,7 @@
 """Make tests/golden/dumps_proto/frames.{before,after}.module.pb and .xla.txt: the HloModuleProtos
 jax and XLA:CPU build for tools/frames/train.py's step (stack-frame tables over several files,
-in the order the builders made them, not the order of first reference), and XLA's long-form
-print of each proto as XLA loads it; frames.{before,after}.reparsed.txt and .reparsed2.txt: that
+in the order the builders made them), and XLA's long-form print of each proto as XLA loads it
+(frames.loss.after.*: the optimized loss alone); frames.{before,after}.reparsed.txt and .reparsed2.txt: that
 text parsed and printed again by XLA, once and twice (its text parser re-interns the tables).
 Dev only: needs jax (dev extra).
 
@@ -50,6 +50,13 @@ def main() -> None:
             text = xc.hlo.hlo_module_from_text(str(text)).to_string(long_options())
             (OUT / f"frames.{stage}.{name}.txt").write_text(str(text))
         print(stage, len(proto), "bytes")
+    # the optimized loss alone: every frame in use, yet XLA renumbers the tables as it loads the
+    # proto (it re-interns them by first reference, instructions by id)
+    proto = jax.jit(train.loss).lower(ws, x, y).compile().runtime_executable().hlo_modules()[0]
+    proto = proto.as_serialized_hlo_module_proto()
+    (OUT / "frames.loss.after.module.pb").write_bytes(proto)
+    text = xc.hlo.HloModule.from_serialized_hlo_module_proto(proto).to_string(long_options())
+    (OUT / "frames.loss.after.xla.txt").write_text(str(text))
 
 
 if __name__ == "__main__":

@@ -9,13 +9,13 @@ step folds in, and in what order additions land on one element. Dev only: needs 
   variadic argmax with a tie-break; select-and-scatter with overlapping windows, ties and
   padding, whose additions into one element show their order; scatter-add of embedding rows
   with repeated ids (the same order test on rows).
-- tests/golden/windows_column_order.npz: reduce-windows that XLA:CPU folds column by column
-  (the minor window dimension outermost), and select-and-scatters it scans in an order that
-  is not row-major either (not plainly column-major: see _select_and_scatter), where the
-  window is padded in its minor dimension:
-  a rule of its loop emitter not understood yet (it depends on the window size and the
-  padding: size 2x3 pad 0_0x0_1 is column-major, 0_0x1_1 row-major), pinned by a strict
-  expected-failure test (tests/test_window_order.py).
+- tests/golden/windows_column_order.npz: windows XLA:CPU does not fold row-major: its emitter
+  folds the last offset of one padded window dimension after all the others (column by column
+  for a minor window size of 2), by a rule hlo.numerics.window_order models; select-and-scatter
+  scans its windows in that order too (XLA:CPU rewrites it into a variadic reduce-window and a
+  scatter). Cases for each branch of the rule: offsets the emitter cannot hoist (row-major
+  again), bounds its simplifier tightens, rescaled offsets under base dilation, the limit of
+  64 inner positions. Run by tests/test_window_order.py.
 
     python tools/make_window_fixtures.py
 """
@@ -241,12 +241,70 @@ def _scatter_rows(rng: np.random.Generator) -> Iterator[Case]:
         yield text, [base, ids, values.astype(dtype)], [t, "s32", t, t], True
 
 
+# more windows whose order XLA:CPU's emitter decides by simplifying the in-bounds test of each
+# window dimension (hlo.numerics.window_order): hoisted or not, and which offset comes last
+HOISTED = [
+    (
+        (8, 3, 2, 8),
+        [(2, 1, 2, 0, 1, 1), (2, 1, 3, 3, 1, 2), (4, 2, 0, 1, 2, 1), (4, 1, 0, 3, 1, 3)],
+    ),  # a test turned bound
+    ((1, 9, 9), [(3, 3, 1, 1, 1, 1), (4, 3, 2, 3, 2, 2), (3, 1, 0, 3, 2, 2)]),  # d tightened to real elements
+    ((4, 2), [(4, 3, 0, 2, 3, 1), (4, 1, 1, 0, 2, 1)]),  # a modulus turned equality
+    ((6, 6, 9), [(4, 2, 3, 1, 3, 1), (3, 1, 2, 0, 1, 2), (4, 2, 0, 1, 2, 1)]),  # rescaled offsets
+    ((4, 7), [(2, 1, 0, 0, 1, 1), (4, 2, 0, 1, 2, 1)]),
+    ((7, 4), [(4, 1, 3, 0, 2, 1), (3, 1, 0, 2, 3, 3)]),
+    ((9, 6), [(3, 1, 0, -1, 1, 1), (4, 3, 1, 0, 2, 2)]),  # row-major: a modulus of d and s stays
+    ((5, 7, 6), [(3, 1, -1, 0, 3, 1), (4, 1, 3, -1, 2, 3), (3, 2, 2, 0, 2, 3)]),  # row-major
+    (
+        (2, 3, 9, 11),
+        [(2, 1, 0, 0, 1, 1), (2, 1, 0, 1, 1, 1), (7, 1, 0, 0, 1, 1), (9, 1, 0, 0, 1, 1)],
+    ),  # 63 inner
+    (
+        (2, 3, 10, 10),
+        [(2, 1, 0, 0, 1, 1), (2, 1, 0, 1, 1, 1), (8, 1, 0, 0, 1, 1), (8, 1, 0, 0, 1, 1)],
+    ),  # 64: row-major
+    ((6, 8), [(3, 1, 0, 0, 1, 1), (3, 1, 1, 0, 1, 1)]),  # padded low, size 3: row-major
+    ((6, 8), [(3, 1, 0, 0, 1, 1), (3, 1, 0, 2, 1, 1)]),  # padded high, size 3: not peelable
+    ((6, 8), [(3, 1, 0, 0, 1, 1), (3, 2, 0, 1, 1, 1)]),  # padded high, size 3: last column last
+    # row-major: a modulus tightens d to one value, which is not substituted
+    ((5, 2, 9), [(2, 3, -1, -1, 1, 2), (3, 1, 2, 1, 2, 2), (4, 3, 0, 1, 2, 1)]),
+]
+SCAN_HOISTED = [
+    ((6, 7), [(2, 1, 0, 0), (2, 1, 1, 1)]),
+    ((5, 9), [(3, 1, 1, 1), (3, 2, 0, 1)]),
+    ((3, 6, 8), [(2, 1, 0, 1), (1, 1, 0, 0), (2, 1, 0, 1)]),
+]
+
+
 def family_column_order() -> Iterator[Case]:
     rng = np.random.default_rng(43)
     for shape, dims in COLUMN_MAJOR:
         yield _reduce_window(SPELL, "s64", shape, dims, "7"), [_spelled(shape)], ["s64", "s64"], True
         yield _reduce_window(ADD, "f32", shape, dims, "0.5"), [_cancelling(shape, rng)], ["f32", "f32"], True
     yield from _select_and_scatter(rng, SCAN_COLUMN_MAJOR)
+    for shape, dims in HOISTED:
+        yield _reduce_window(SPELL, "s64", shape, dims, "7"), [_spelled(shape)], ["s64", "s64"], True
+        yield _reduce_window(ADD, "f32", shape, dims, "0.5"), [_cancelling(shape, rng)], ["f32", "f32"], True
+    for shape, dims in SCAN_HOISTED:
+        out = [_out(n, s, st, lo, hi) for n, (s, st, lo, hi) in zip(shape, dims)]
+        window = _window([(*d, 1, 1) for d in dims])
+        for select in (GE, GT):
+            x = np.where(np.indices(shape).sum(axis=0) % 2 == 1, 3, 1).astype(np.float32)
+            source = _cancelling(tuple(out), rng)
+            text = ("HloModule m\n\n" + select + ADD + "ENTRY main {\n"
+                    f"  x = f32[{','.join(map(str, shape))}] parameter(0)\n  s = f32[{','.join(map(str, out))}] parameter(1)\n"
+                    "  z = f32[] constant(0)\n"
+                    f"  ROOT r = f32[{','.join(map(str, shape))}] select-and-scatter(x, s, z), window={{{window}}}, "
+                    f"select={select.split()[0]}, scatter=f\n}}\n")  # fmt: skip
+            yield text, [x, source], ["f32", "f32", "f32"], True
+    # a variadic argmax (first index wins a tie) over a window padded in its minor dimension
+    x = rng.choice(np.array([1, 2, 2, 0], np.float32), size=(6, 7))
+    ix = rng.permutation(42).astype(np.int32).reshape(6, 7)
+    text = ("HloModule m\n\n" + ARGMAX + "ENTRY main {\n"
+            "  x = f32[6,7] parameter(0)\n  ix = s32[6,7] parameter(1)\n  a = f32[] constant(-inf)\n  b = s32[] constant(-1)\n"
+            "  r = (f32[3,7], s32[3,7]) reduce-window(x, ix, a, b), window={size=3x2 stride=2x1 pad=0_1x1_0}, to_apply=f\n"
+            "  ROOT o = s32[3,7] get-tuple-element(r), index=1\n}\n")  # fmt: skip
+    yield text, [x, ix], ["f32", "s32", "s32"], True
 
 
 def main() -> None:

@@ -1,8 +1,10 @@
 """Select-and-scatter (page 003): in each window of the operand, `select` picks one element
-(scanning the window in row-major order, a candidate replaces the current pick unless
-select(pick, candidate) holds); each source value is combined into the output at its window's
-pick with `scatter`, the output starting at the init value, windows in row-major order (so the
-combinations into one element happen in window order, as XLA:CPU's loop does them).
+(scanning the window in XLA:CPU's order of window positions, hlo.numerics.window_order, as
+XLA:CPU rewrites select-and-scatter into a variadic reduce-window; a candidate replaces the
+current pick unless select(pick, candidate) holds); each source value is combined into the
+output at its window's pick with `scatter`, the output starting at the init value, windows in
+row-major order (so the combinations into one element happen in window order, as XLA:CPU's
+loop does them).
 
 The scan is one shifted pass per window position over all windows at once
 (hlo.numerics.window_fold.passes: padding is never picked). The scatter runs in rounds: a

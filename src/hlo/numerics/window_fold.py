@@ -1,10 +1,12 @@
-"""Reduce-window as shifted passes: for each position of the window, in row-major order, every
+"""Reduce-window as shifted passes: for each position of the window, in XLA:CPU's order, every
 output folds in the one operand element it sees there, `acc[outputs] = f(acc[outputs],
-x[inputs])`, where both sides are basic (strided) slices. This is XLA:CPU's order (each output
-folds its window sequentially from the init value, row-major, padding and base-dilation holes
-skipped: an output whose element at this position is not the operand's is left out of the
-pass), and nothing of the size of all the windows together is ever made: a 3x3 max-pool is 9
-passes over the output, no window view, no copy of the padded operand.
+x[inputs])`, where both sides are basic (strided) slices. This is XLA:CPU's fold (each output
+folds its window sequentially from the init value, in the same order of window positions for
+every output: row-major, or for windows padded in some dimension the last offset there after
+all the others, hlo.numerics.window_order; padding and base-dilation holes skipped: an output
+whose element at this position is not the operand's is left out of the pass), and nothing of
+the size of all the windows together is ever made: a 3x3 max-pool is 9 passes over the output,
+no window view, no copy of the padded operand.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 from ..ir.attrs import Window, WindowDimension
 from ..ir.opcode import Opcode
 from . import numerics, subnormals, window_separable
+from .window_order import positions
 
 Slices = tuple[slice, ...]
 Flush = Callable[[np.ndarray], np.ndarray]
@@ -52,8 +55,9 @@ def _axis_slices(n: int, d: WindowDimension, count: int, k: int) -> tuple[slice,
 
 def passes(shape: Sequence[int], window: Window) -> tuple[tuple[Slices, Slices], ...]:
     """(output slices, operand slices) for each window position with real elements, in the
-    row-major order of window positions. Kept per shape and window: a reduce-window runs the
-    same passes every call, and XLA's tree rewrite makes windows of 32x10 = 320 positions
+    order XLA:CPU folds window positions (row-major, or with the last offset of one dimension
+    after all others: hlo.numerics.window_order). Kept per shape and window: a reduce-window runs
+    the same passes every call, and XLA's tree rewrite makes windows of 32x10 = 320 positions
     whose slices took longer to work out than to fold (RESULTS.md, step 5)."""
     return _passes(tuple(shape), window)
 
@@ -68,7 +72,7 @@ def _each_pass(shape: Sequence[int], window: Window) -> Iterator[tuple[Slices, S
     per_axis = [
         [_axis_slices(n, d, c, k) for k in range(d.size)] for n, d, c in zip(shape, window.dimensions, count)
     ]
-    for index in np.ndindex(*[d.size for d in window.dimensions]):
+    for index in positions(shape, window, count):
         picked = [per_axis[a][k] for a, k in enumerate(index)]
         if all(p is not None for p in picked):
             yield tuple(p[0] for p in picked if p), tuple(p[1] for p in picked if p)

@@ -39,17 +39,18 @@ def module_from_proto(p: Any, name: str) -> Module:
 
 
 def _stack_frames_as_xla_loads_them(p: Any, module: Module) -> Module:
-    """XLA keeps a proto's stack-frame tables and ids as they are when every frame is in use (an
-    instruction's or an ancestor of one); else it re-interns them in the proto's order of
-    instructions (seen on XLA:CPU's dumps of optimized modules, where passes dropped the
-    instructions of some frames)."""
+    """XLA re-interns a proto's stack-frame tables as it loads it: the frames in use (an
+    instruction's or an ancestor of one), in order of first reference, computations in the
+    proto's order and each one's instructions by id. Tables jax built come out unchanged (it
+    builds them in that order); XLA:CPU's optimized modules store a computation's instructions
+    in another order than their ids, and passes drop the instructions of some frames."""
     index = module.stack_frames
     if index is None:
         return module
-    order = [i.metadata.stack_frame_id for c in p.computations for i in c.instructions]
-    reinterned = canonicalize_stack_frames(module, index, order)
-    kept = reinterned.stack_frames
-    return module if kept is not None and len(kept.stack_frames) == len(index.stack_frames) else reinterned
+    order = [
+        i.metadata.stack_frame_id for c in p.computations for i in sorted(c.instructions, key=lambda i: i.id)
+    ]
+    return canonicalize_stack_frames(module, index, order)
 
 
 def _with_recovery_table(p: Any, module: Module, name: str) -> Module:

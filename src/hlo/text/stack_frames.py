@@ -1,8 +1,8 @@
 """XLA re-interns a module's stack-frame tables when it builds the module from text or from an
 HloModuleProto: only frames some instruction's metadata refers to are kept (ancestors first, in
 order of first reference) and the ids are renumbered. The order of reference is the order the
-instructions come in: the text's, or the proto's (computations and instructions as stored),
-which can differ from the order the module prints in."""
+instructions come in: the text's, or the proto's (computations as stored, each one's
+instructions by id), which can differ from the order the module prints in."""
 
 from __future__ import annotations
 
