@@ -260,7 +260,7 @@ def loop_source(module: Module, condition: str, body: str, state: Shape, flush: 
     """The loop `while condition(s): s = body(s)` as the source of a function
     `loop(s0, ..., k0, ..., fp, limit) -> (s0, ..., done, count)` that runs at most `limit`
     iterations; None if the tier cannot compile it."""
-    from . import jit_data_ops, jit_ops  # noqa: F401  (register the emitters)
+    from . import jit_data_ops, jit_linear, jit_ops  # noqa: F401  (register the emitters)
 
     try:
         check_shape(state)

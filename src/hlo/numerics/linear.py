@@ -108,9 +108,11 @@ def dot_general_fn(
         b = _prepare(rhs, dtype, flush_float).transpose(rhs_order)
         batch, m, n = a.shape[:nb], a.shape[nb : nb + nm], b.shape[b.ndim - nn :]
         k = math.prod(a.shape[nb + nm :])
-        out = np.matmul(
-            a.reshape(math.prod(batch), math.prod(m), k), b.reshape(math.prod(batch), k, math.prod(n))
-        ).reshape((*batch, *m, *n))
+        # C-contiguous operands whatever the layouts of the values: NumPy's matmul then picks its
+        # BLAS routine by the sizes alone, which the compiled loop tier calls alike (jit_linear).
+        a3 = np.ascontiguousarray(a.reshape(math.prod(batch), math.prod(m), k))
+        b3 = np.ascontiguousarray(b.reshape(math.prod(batch), k, math.prod(n)))
+        out = np.matmul(a3, b3).reshape((*batch, *m, *n))
         if flush_float:
             out = _flushed(out)
         return out if out.dtype == out_dtype else numerics.convert(out, result)
