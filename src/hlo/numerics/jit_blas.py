@@ -15,7 +15,7 @@ from numba.extending import intrinsic
 def _llvm_arguments(context: Any, builder: Any, tuple_type: Any, value: Any) -> tuple[list[Any], list[Any]]:
     """The tuple's members and their C types: an integer of its own width (addresses are
     integers too: the C calling conventions pass pointers as such), a float or double."""
-    values = cgutils.unpack_tuple(builder, value, len(tuple_type))
+    values = cgutils.unpack_tuple(builder, value, len(tuple_type))  # type: ignore[no-untyped-call]
     return values, [context.get_value_type(t) for t in tuple_type]
 
 
@@ -45,4 +45,3 @@ def blas_value(typingctx: Any, fn: Any, arguments: Any, like: Any) -> Any:
         return builder.call(target, values)
 
     return sig, codegen
-

@@ -89,7 +89,11 @@ def dot(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     lf = tuple(d for d in range(len(ldims)) if d not in lb and d not in lc)
     rf = tuple(d for d in range(len(rdims)) if d not in rb and d not in rc)
     batch = math.prod(ldims[d] for d in lb)
-    m, k, n = math.prod(ldims[d] for d in lf), math.prod(ldims[d] for d in lc), math.prod(rdims[d] for d in rf)
+    m, k, n = (
+        math.prod(ldims[d] for d in lf),
+        math.prod(ldims[d] for d in lc),
+        math.prod(rdims[d] for d in rf),
+    )
     if batch * m * n * k == 0:
         raise Unsupported("a dot with an empty dimension")
     a = _canonical(g, lhs, (*lb, *lf, *lc), t)
@@ -104,7 +108,9 @@ def dot(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     return Val(instr.shape, out)
 
 
-def _float_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, m: int, k: int, n: int) -> None:
+def _float_dot(
+    g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, m: int, k: int, n: int
+) -> None:
     found = numpy_blas()
     if found is None:
         raise Unsupported("dot: NumPy's BLAS library was not found")
@@ -134,22 +140,21 @@ def _float_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, m
         i, c = g.name("i"), g.name("i")
         g.line(f"for {i} in range({m}):")
         g.line(f"    for {c} in range({n}):")
-        g.line(f"        {out}[{j} * {m * n} + {i} * {n} + {c}] = {zero} + {a}[{j} * {m} + {i}] * {b}[{j} * {n} + {c}]")
-    elif m == 1:  # vector @ matrix: the matrix read row-major, transposed
-        fn = g.ufunc(f"cblas_{prefix}gemv", t)
-        args = f"{enums(ROW_MAJOR, TRANS)}, {ints(k, n)}, {one}, {pb}, {ints(n)}, {pa}, {ints(1)}, {zero}, {po}, {ints(1)}"
-        g.line(f"_blas_void(fp[{fn}, 0], ({args}))")
-    elif n == 1:  # matrix @ vector: the matrix read column-major, transposed
-        fn = g.ufunc(f"cblas_{prefix}gemv", t)
-        args = f"{enums(COL_MAJOR, TRANS)}, {ints(k, m)}, {one}, {pa}, {ints(k)}, {pb}, {ints(1)}, {zero}, {po}, {ints(1)}"
-        g.line(f"_blas_void(fp[{fn}, 0], ({args}))")
+        product = f"{a}[{j} * {m} + {i}] * {b}[{j} * {n} + {c}]"
+        g.line(f"        {out}[{j} * {m * n} + {i} * {n} + {c}] = {zero} + {product}")
     else:
-        fn = g.ufunc(f"cblas_{prefix}gemm", t)
-        args = (
-            f"{enums(ROW_MAJOR, NO_TRANS, NO_TRANS)}, {ints(m, n, k)}, {one}, {pa}, {ints(k)}, "
-            f"{pb}, {ints(n)}, {zero}, {po}, {ints(n)}"
-        )
-        g.line(f"_blas_void(fp[{fn}, 0], ({args}))")
+        if m == 1:  # vector @ matrix: the matrix read row-major, transposed
+            fn, head = g.ufunc(f"cblas_{prefix}gemv", t), f"{enums(ROW_MAJOR, TRANS)}, {ints(k, n)}"
+            operands = f"{pb}, {ints(n)}, {pa}, {ints(1)}"
+        elif n == 1:  # matrix @ vector: the matrix read column-major, transposed
+            fn, head = g.ufunc(f"cblas_{prefix}gemv", t), f"{enums(COL_MAJOR, TRANS)}, {ints(k, m)}"
+            operands = f"{pa}, {ints(k)}, {pb}, {ints(1)}"
+        else:
+            fn = g.ufunc(f"cblas_{prefix}gemm", t)
+            head = f"{enums(ROW_MAJOR, NO_TRANS, NO_TRANS)}, {ints(m, n, k)}"
+            operands = f"{pa}, {ints(k)}, {pb}, {ints(n)}"
+        result = f"{po}, {ints(1 if m == 1 or n == 1 else n)}"
+        g.line(f"_blas_void(fp[{fn}, 0], ({head}, {one}, {operands}, {zero}, {result}))")
     g.indent -= 1
     if g.flush:  # the interpreter flushes the product (BLAS may run on threads outside the mode)
         i = g.name("i")
@@ -168,7 +173,6 @@ def _int_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, m: 
     g.line(f"        for {c} in range({n}):")
     g.line(f"            {acc} = {wide}(0)")
     g.line(f"            for {r} in range({k}):")
-    g.line(
-        f"                {acc} += {wide}({a}[{j} * {m * k} + {i} * {k} + {r}]) * {wide}({b}[{j} * {k * n} + {r} * {n} + {c}])"
-    )
+    left, right = f"{a}[{j} * {m * k} + {i} * {k} + {r}]", f"{b}[{j} * {k * n} + {r} * {n} + {c}]"
+    g.line(f"                {acc} += {wide}({left}) * {wide}({right})")
     g.line(f"            {out}[{j} * {m * n} + {i} * {n} + {c}] = {type_name(t)}({acc})")

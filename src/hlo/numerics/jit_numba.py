@@ -109,7 +109,9 @@ def _versions() -> str:
         hlo_version = version("hlo")
     except Exception:
         hlo_version = "?"
-    helpers = b"".join(Path(m.__file__).read_bytes() for m in (jit_scalar, jit_blas, sys.modules[__name__]))
+    helpers = b"".join(
+        Path(str(m.__file__)).read_bytes() for m in (jit_scalar, jit_blas, sys.modules[__name__])
+    )
     digest = hashlib.sha256(helpers).hexdigest()[:16]
     return f"{hlo_version} {numba.__version__} {np.__version__} {GENERATOR_VERSION} {digest}"
 
