@@ -27,6 +27,7 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
+from .jit_inplace import reuse_state_buffers
 
 P = PrimitiveType
 log = logging.getLogger("hlo.jit")
@@ -290,9 +291,7 @@ def loop_source(module: Module, condition: str, body: str, state: Shape, flush: 
     unpack = [f"    {v.var} = {v.var}_[0]" for v in leaves if v.scalar]
     results = ", ".join(f"np.full(1, {v.var})" if v.scalar else v.var for v in leaves)
     consts = "".join(f"k{n}, " for n in range(len(g.constants)))
-    from .jit_inplace import reuse_state_buffers
-
-    body, owned = reuse_state_buffers(g.lines, [v.var for v in leaves], "    " * 2)
+    updated, owned = reuse_state_buffers(g.lines, [v.var for v in leaves], "    " * 2)
     lines = [
         f"def loop({params}, {consts}fp, limit):",
         *unpack,
@@ -300,7 +299,7 @@ def loop_source(module: Module, condition: str, body: str, state: Shape, flush: 
         "    count = 0",
         "    done = False",
         "    while True:",
-        *body,
+        *updated,
         f"    return ({results}, done, count)",
     ]
     functions = "\n\n".join("\n".join(f) for f in g.extra)
