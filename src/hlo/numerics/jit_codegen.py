@@ -27,6 +27,7 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
+from .jit_inplace import reuse_state_buffers
 
 P = PrimitiveType
 log = logging.getLogger("hlo.jit")
@@ -260,7 +261,7 @@ def loop_source(module: Module, condition: str, body: str, state: Shape, flush: 
     """The loop `while condition(s): s = body(s)` as the source of a function
     `loop(s0, ..., k0, ..., fp, limit) -> (s0, ..., done, count)` that runs at most `limit`
     iterations; None if the tier cannot compile it."""
-    from . import jit_data_ops, jit_ops  # noqa: F401  (register the emitters)
+    from . import jit_data_ops, jit_linear, jit_ops  # noqa: F401  (register the emitters)
 
     try:
         check_shape(state)
@@ -290,13 +291,15 @@ def loop_source(module: Module, condition: str, body: str, state: Shape, flush: 
     unpack = [f"    {v.var} = {v.var}_[0]" for v in leaves if v.scalar]
     results = ", ".join(f"np.full(1, {v.var})" if v.scalar else v.var for v in leaves)
     consts = "".join(f"k{n}, " for n in range(len(g.constants)))
+    updated, owned = reuse_state_buffers(g.lines, [v.var for v in leaves], "    " * 2)
     lines = [
         f"def loop({params}, {consts}fp, limit):",
         *unpack,
+        *(f"    {v} = {v}.copy()" for v in owned),  # (updated in place: never the caller's arrays)
         "    count = 0",
         "    done = False",
         "    while True:",
-        *g.lines,
+        *updated,
         f"    return ({results}, done, count)",
     ]
     functions = "\n\n".join("\n".join(f) for f in g.extra)

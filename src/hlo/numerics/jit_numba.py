@@ -23,7 +23,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from . import jit_scalar
+from . import jit_blas, jit_linear, jit_scalar
 from .jit_codegen import GENERATOR_VERSION, LoopSource, cache_dir
 
 _lock = threading.Lock()
@@ -54,6 +54,7 @@ import numpy as np
 from numba import njit
 
 from hlo.numerics import jit_scalar as _s
+from hlo.numerics.jit_blas import blas_value as _blas_value, blas_void as _blas_void
 from hlo.numerics.jit_numba import call_strided_loop
 
 _jit = njit(cache=False, error_model="numpy")
@@ -108,7 +109,9 @@ def _versions() -> str:
         hlo_version = version("hlo")
     except Exception:
         hlo_version = "?"
-    helpers = Path(jit_scalar.__file__).read_bytes() + Path(__file__).read_bytes()
+    helpers = b"".join(
+        Path(str(m.__file__)).read_bytes() for m in (jit_scalar, jit_blas, sys.modules[__name__])
+    )
     digest = hashlib.sha256(helpers).hexdigest()[:16]
     return f"{hlo_version} {numba.__version__} {np.__version__} {GENERATOR_VERSION} {digest}"
 
@@ -155,6 +158,10 @@ def compile_loop(loop: LoopSource) -> Any:
 
 
 def pointers(loop: LoopSource) -> np.ndarray:
-    """The `fp` argument of a generated loop: one row (fn, context, auxdata) per NumPy loop."""
-    rows = [ufunc_loop(name, dtype) for name, dtype in loop.ufuncs]
+    """The `fp` argument of a generated loop: one row (fn, context, auxdata) per NumPy loop, and
+    (address, 0, 0) per BLAS function (hlo.numerics.jit_linear)."""
+    rows = [
+        (jit_linear.blas_address(name[6:]), 0, 0) if name.startswith("cblas_") else ufunc_loop(name, dtype)
+        for name, dtype in loop.ufuncs
+    ]
     return np.array(rows or [(0, 0, 0)], dtype=np.intp).reshape(-1, 3)

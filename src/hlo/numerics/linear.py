@@ -112,8 +112,12 @@ def dot_general_fn(
         batch, m, n = a.shape[:nb], a.shape[nb : nb + nm], b.shape[b.ndim - nn :]
         k = math.prod(a.shape[nb + nm :])
         rows, cols = math.prod(m), math.prod(n)
+        # C-contiguous operands whatever the layouts of the values: NumPy's matmul then picks its
+        # BLAS routine by the sizes alone, which the compiled loop tier calls alike (jit_linear).
+        a3 = np.ascontiguousarray(a.reshape(math.prod(batch), rows, k))
+        b3 = np.ascontiguousarray(b.reshape(math.prod(batch), k, cols))
         with blas_small.sized(rows, cols, k):
-            out = np.matmul(a.reshape(math.prod(batch), rows, k), b.reshape(math.prod(batch), k, cols))
+            out = np.matmul(a3, b3)
         out = out.reshape((*batch, *m, *n))
         if flush_float:
             out = _flushed(out)

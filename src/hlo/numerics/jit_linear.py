@@ -1,0 +1,183 @@
+"""The compiled loop tier's dot (hlo.numerics.jit_codegen): the same BLAS routine, with the same
+arguments, as the interpreter's `np.matmul` (hlo.numerics.linear), so the bits are the same.
+
+The interpreter hands matmul operands in one layout, C-contiguous (batch, m, k) and (batch, k,
+n) copies in the accumulator's type; on such operands NumPy's matmul loop picks, per batch, by
+the sizes alone: a zero-filled sum when k is 1 and m or n is 1 too (or both m and n exceed 1),
+`?dot` when m = n = 1 (summed into a double that starts at 0.0), `?gemv` with the matrix read
+transposed when m or n is 1, `?gemm` otherwise. The generated code builds the same operands and
+calls the same function of NumPy's own BLAS library (found here by its symbols; the calls are in
+hlo.numerics.jit_blas). Integers are summed in a loop (wrap-around makes any order exact).
+Without NumPy's bundled OpenBLAS (another BLAS build), dots keep the loop on the interpreter."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import math
+from pathlib import Path
+
+import numpy as np
+
+from ..dtypes import PrimitiveType
+from ..ir.instruction import Instruction
+from ..ir.opcode import Opcode
+from . import blas_small
+from .jit_codegen import Gen, Unsupported, Val, emits, flat_index, type_name
+from .jit_ops import _tiny
+
+P = PrimitiveType
+FLOATS = {P.F32: "s", P.F64: "d"}
+ROW_MAJOR, COL_MAJOR, NO_TRANS, TRANS = 101, 102, 111, 112  # CBLAS's enumerations
+
+
+@functools.cache
+def numpy_blas() -> tuple[ctypes.CDLL, str, str] | None:
+    """NumPy's own CBLAS (the scipy-openblas library its wheels bundle): the library, the
+    symbol pattern of its functions and its integer type; None for any other build."""
+    config = np.__config__.CONFIG.get("Build Dependencies", {}).get("blas", {})  # type: ignore[attr-defined]
+    if config.get("name") != "scipy-openblas":
+        return None
+    wide = "USE64BITINT" in str(config.get("openblas configuration", ""))
+    pattern, int_type = ("scipy_cblas_{}64_", "np.int64") if wide else ("scipy_cblas_{}", "np.int32")
+    root = Path(np.__file__).parent
+    for path in [*root.parent.glob("numpy.libs/*openblas*"), *root.glob(".dylibs/*openblas*")]:
+        try:
+            library = ctypes.CDLL(str(path))  # (the library NumPy loaded: the same handle)
+        except OSError:
+            continue
+        if hasattr(library, pattern.format("sgemv")):
+            return library, pattern, int_type
+    return None
+
+
+def blas_address(name: str) -> int:
+    """The address of CBLAS function `name` ("sgemv", ...) in NumPy's BLAS."""
+    found = numpy_blas()
+    if found is None:
+        raise LookupError("NumPy's BLAS library was not found")
+    library, pattern, _ = found
+    return ctypes.cast(getattr(library, pattern.format(name)), ctypes.c_void_p).value or 0
+
+
+def _canonical(g: Gen, x: Val, order: tuple[int, ...], t: PrimitiveType) -> str:
+    """x's elements in the dimension order `order`, in a new C-contiguous array (flushed as the
+    interpreter's operands are); x itself when that is the same array."""
+    dims = x.shape.dimensions
+    if order == tuple(range(len(dims))) and not (g.flush and t.is_floating_point) and not x.scalar:
+        return x.var
+    var = g.new_array(x.shape)
+    names, flat = g.loops(tuple(dims[d] for d in order))
+    source = flat_index([names[order.index(d)] for d in range(len(dims))], dims)
+    value = x.at(source)
+    if g.flush and t.is_floating_point:
+        value = f"_flush({value}, {_tiny(t)})"
+    g.line(f"{var}[{flat}] = {value}")
+    g.close(len(names))
+    return var
+
+
+@emits(Opcode.DOT)
+def dot(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    lhs, rhs = args
+    t = instr.shape.element_type
+    if lhs.shape.element_type is not t or rhs.shape.element_type is not t or t is P.PRED:
+        raise Unsupported("a dot with operands of another type than its result")
+    attrs = instr.attrs
+    lb, lc = tuple(attrs.get("lhs_batch_dims", ())), tuple(attrs.get("lhs_contracting_dims", ()))
+    rb, rc = tuple(attrs.get("rhs_batch_dims", ())), tuple(attrs.get("rhs_contracting_dims", ()))
+    ldims, rdims = lhs.shape.dimensions, rhs.shape.dimensions
+    lf = tuple(d for d in range(len(ldims)) if d not in lb and d not in lc)
+    rf = tuple(d for d in range(len(rdims)) if d not in rb and d not in rc)
+    batch = math.prod(ldims[d] for d in lb)
+    m, k, n = (
+        math.prod(ldims[d] for d in lf),
+        math.prod(ldims[d] for d in lc),
+        math.prod(rdims[d] for d in rf),
+    )
+    if batch * m * n * k == 0:
+        raise Unsupported("a dot with an empty dimension")
+    a = _canonical(g, lhs, (*lb, *lf, *lc), t)
+    b = _canonical(g, rhs, (*rb, *rc, *rf), t)
+    out = g.name()
+    if t in FLOATS:
+        _float_dot(g, t, a, b, out, batch, m, k, n)
+    else:
+        _int_dot(g, t, a, b, out, batch, m, k, n)
+    if instr.shape.rank == 0:
+        return Val(instr.shape, f"{out}[0]")
+    return Val(instr.shape, out)
+
+
+def _float_dot(
+    g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, m: int, k: int, n: int
+) -> None:
+    found = numpy_blas()
+    if found is None:
+        raise Unsupported("dot: NumPy's BLAS library was not found")
+    if blas_small.OPENBLAS_SPLITS <= m * n * k < blas_small.SMALL:
+        # the interpreter may run these on one BLAS thread (blas_small), and a thread count the
+        # compiled code does not set could change the bits
+        raise Unsupported("dot: a product the interpreter may run on one BLAS thread")
+    int_type, ft, prefix = found[2], type_name(t), FLOATS[t]
+    size = np.dtype(t.numpy_dtype).itemsize
+    g.line(f"{out} = np.zeros({batch * m * n}, {ft})")
+
+    def ints(*values: int) -> str:
+        return ", ".join(f"{int_type}({v})" for v in values)
+
+    def enums(*values: int) -> str:  # (CBLAS's order and transposition: C enums, 32 bits)
+        return ", ".join(f"np.int32({v})" for v in values)
+
+    def at(var: str, step: int, j: str) -> str:
+        return f"np.intp({var}.ctypes.data) + {j} * {step * size}"
+
+    j = g.name("j")
+    g.line(f"for {j} in range({batch}):")
+    g.indent += 1
+    pa, pb, po = at(a, m * k, j), at(b, k * n, j), at(out, m * n, j)
+    one, zero = f"{ft}(1.0)", f"{ft}(0.0)"
+    if m == 1 and n == 1:  # NumPy's dot: a double sum starting at 0.0 (a -0 product becomes +0)
+        fn = g.ufunc(f"cblas_{prefix}dot", t)
+        call = f"_blas_value(fp[{fn}, 0], ({ints(k)}, {pa}, {ints(1)}, {pb}, {ints(1)}), {zero})"
+        g.line(f"{out}[{j}] = {ft}(np.float64(0.0) + np.float64({call}))")
+    elif k == 1:  # NumPy's loop without BLAS: each element 0 + a * b
+        i, c = g.name("i"), g.name("i")
+        g.line(f"for {i} in range({m}):")
+        g.line(f"    for {c} in range({n}):")
+        product = f"{a}[{j} * {m} + {i}] * {b}[{j} * {n} + {c}]"
+        g.line(f"        {out}[{j} * {m * n} + {i} * {n} + {c}] = {zero} + {product}")
+    else:
+        if m == 1:  # vector @ matrix: the matrix read row-major, transposed
+            fn, head = g.ufunc(f"cblas_{prefix}gemv", t), f"{enums(ROW_MAJOR, TRANS)}, {ints(k, n)}"
+            operands = f"{pb}, {ints(n)}, {pa}, {ints(1)}"
+        elif n == 1:  # matrix @ vector: the matrix read column-major, transposed
+            fn, head = g.ufunc(f"cblas_{prefix}gemv", t), f"{enums(COL_MAJOR, TRANS)}, {ints(k, m)}"
+            operands = f"{pa}, {ints(k)}, {pb}, {ints(1)}"
+        else:
+            fn = g.ufunc(f"cblas_{prefix}gemm", t)
+            head = f"{enums(ROW_MAJOR, NO_TRANS, NO_TRANS)}, {ints(m, n, k)}"
+            operands = f"{pa}, {ints(k)}, {pb}, {ints(n)}"
+        result = f"{po}, {ints(1 if m == 1 or n == 1 else n)}"
+        g.line(f"_blas_void(fp[{fn}, 0], ({head}, {one}, {operands}, {zero}, {result}))")
+    g.indent -= 1
+    if g.flush:  # the interpreter flushes the product (BLAS may run on threads outside the mode)
+        i = g.name("i")
+        g.line(f"for {i} in range({batch * m * n}):")
+        g.line(f"    {out}[{i}] = _flush({out}[{i}], {_tiny(t)})")
+
+
+def _int_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, m: int, k: int, n: int) -> None:
+    """Integers in the interpreter's wide type (int64 or uint64), wrapped to t at the end."""
+    wide = "np.int64" if t.is_signed_integral else "np.uint64"
+    g.line(f"{out} = np.empty({batch * m * n}, {type_name(t)})")
+    j, i, c, r = g.name("i"), g.name("i"), g.name("i"), g.name("i")
+    acc = g.name("acc")
+    g.line(f"for {j} in range({batch}):")
+    g.line(f"    for {i} in range({m}):")
+    g.line(f"        for {c} in range({n}):")
+    g.line(f"            {acc} = {wide}(0)")
+    g.line(f"            for {r} in range({k}):")
+    left, right = f"{a}[{j} * {m * k} + {i} * {k} + {r}]", f"{b}[{j} * {k * n} + {r} * {n} + {c}]"
+    g.line(f"                {acc} += {wide}({left}) * {wide}({right})")
+    g.line(f"            {out}[{j} * {m * n} + {i} * {n} + {c}] = {type_name(t)}({acc})")
