@@ -32,6 +32,10 @@ log = logging.getLogger("hlo.jit")
 HOT_ITERATIONS = 64  # a loop is hot after this many iterations ...
 HOT_SECONDS = 0.05  # ... or this long in the interpreter
 FIRST_CHUNK = 1024  # iterations per call of the compiled loop, doubled while calls are short
+# While a compilation runs, the interpreter lets the compiling thread have the GIL once per this
+# many seconds (not at every iteration: that made each interpreted run of the while-loop workload
+# 40x slower for the 1-2 s of the compilation, and did not finish it sooner; RESULTS.md).
+YIELD_SECONDS = 0.0005
 CHUNK_SECONDS = 0.05  # between calls the interpreter's condition runs: the run's deadline check
 
 
@@ -140,6 +144,7 @@ class CompiledLoop:
         self.kernel = _kernel(source)
         self.spent = 0.0  # seconds this loop has run in the interpreter (until compiled)
         self.seen = 0.0  # when ready() last looked
+        self.yielded = 0.0  # when the interpreter last let the compiling thread have the GIL
 
     def ready(self, state: Any, count: int, started_at: float) -> bool:
         """Whether the compiled loop should take over now (starting its compilation when the
@@ -163,10 +168,11 @@ class CompiledLoop:
                     return False
                 kernel.start(_state_copy(state), background=not self.eager)
             if kernel.fn is None:
-                if self.spent >= HOT_SECONDS:
+                if self.spent >= HOT_SECONDS and now - self.yielded >= YIELD_SECONDS:
                     # Let the compiling thread have the GIL: imports and the compiler release it
                     # at every system call and would wait a switch interval (5 ms) each time.
                     time.sleep(0)
+                    self.yielded = time.perf_counter()
                 return False
         # The interpreter flushes in software where the CPU's mode is missing: stay there.
         return not self.flush or subnormals.active()
