@@ -4,8 +4,9 @@ numba function once it proves hot. Qualifying is decided when the module is plan
 instructions alone (hlo.numerics.jit_entry.qualifies); the interpreter runs every call until the
 compiled function is ready, which a background thread writes, compiles (or loads from the disk
 cache) after HOT_CALLS calls or HOT_SECONDS in the interpreter, at once when a process compiled
-it before. The first call is always the interpreter's; the switch happens between two calls
-and changes no answer (the compiled code gives the interpreter's bits). RunOptions.jit governs
+it before (then the second call waits for it: a computation compiled before proved hot). The
+first call is always the interpreter's; the switch happens between two calls and changes no
+answer (the compiled code gives the interpreter's bits). RunOptions.jit governs
 it as it does the loop tier: "auto", "eager" (compiled before the first call), "off".
 
 A failure to generate, compile or run is logged at debug level and the interpreter goes on;
@@ -32,6 +33,11 @@ log = logging.getLogger("hlo.jit")
 
 HOT_CALLS = 16  # a computation is hot after this many calls ...
 HOT_SECONDS = 0.05  # ... or this long in the interpreter
+# The second call waits for the source (at most this long) and, when an earlier process
+# compiled it (it proved hot before), for its loading from the disk cache (at most LOAD_WAIT):
+# numba's start is ~2 s of work that would otherwise share the GIL with many interpreted calls.
+SOURCE_WAIT = 1.0
+LOAD_WAIT = 5.0
 
 
 class _Kernel:
@@ -47,6 +53,8 @@ class _Kernel:
         self.started = False
         self.hot = False  # the computation proved hot: compile it
         self.waiting = False  # the source is written, not in the cache, the computation not hot yet
+        self.cached = False  # a process compiled it before
+        self.prepared = threading.Event()  # the source is written and looked up (or failed)
         self.done = threading.Event()
         self.lock = threading.Lock()
 
@@ -80,12 +88,14 @@ class _Kernel:
             if source is None:
                 self.failed = True
                 self.done.set()
+                self.prepared.set()
                 return
             self.source = source
-            cached = _marker(source).exists()
+            self.cached = cached = _marker(source).exists()
         except Exception as e:  # any failure: the interpreter goes on
             self._fail(e)
             return
+        self.prepared.set()
         with self.lock:
             if not (cached or self.hot):
                 self.waiting = True
@@ -113,6 +123,7 @@ class _Kernel:
         self.failed = True
         log.debug("hlo.jit: the computation %s stays on the interpreter: %s", self.name, e, exc_info=True)
         self.done.set()
+        self.prepared.set()
 
 
 def _marker(source: EntrySource) -> Path:
@@ -144,7 +155,7 @@ class CompiledEntry:
         self.flush, self.eager = flush, eager
         self.calls = 0
         self.spent = 0.0  # seconds in the interpreter
-        self.cached: bool | None = None  # whether a process compiled it before (looked up once)
+        self.waited = False  # whether the second call waited for the disk cache
 
     def __call__(self, args: Sequence[Any], interpret: Callable[..., Any]) -> Any:
         """The computation's value: compiled when ready (and the CPU's mode flushes as the
@@ -161,6 +172,10 @@ class CompiledEntry:
             kernel.start(args, background=False)
             if kernel.fn is not None:
                 return self(args, interpret)
+        elif self.calls == 1 and not self.waited and kernel.started and not kernel.failed:
+            self.waited = True
+            if self._loaded(kernel):
+                return self(args, interpret)
         started = time.perf_counter()
         result = interpret(*args)
         self.spent += time.perf_counter() - started
@@ -170,6 +185,14 @@ class CompiledEntry:
         elif not kernel.hot and (self.calls >= HOT_CALLS or self.spent >= HOT_SECONDS):
             kernel.heat(args)
         return result
+
+    @staticmethod
+    def _loaded(kernel: _Kernel) -> bool:
+        """At the second call: whether the function an earlier process compiled is loaded
+        (waiting for it, within bounds)."""
+        if kernel.prepared.wait(SOURCE_WAIT) and kernel.cached:
+            kernel.done.wait(LOAD_WAIT)
+        return kernel.fn is not None
 
     def _run(self, args: Sequence[Any]) -> Any:
         kernel = self.kernel
