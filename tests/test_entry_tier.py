@@ -127,12 +127,12 @@ def test_random_chains_give_the_interpreters_bits(t: str, flush: bool, data: st.
     dtype = np.dtype({"f32": np.float32, "f64": np.float64, "s32": np.int32}[t])
     values = [np.array(data.draw(st.sampled_from(SPECIAL[t]))).astype(dtype) for _ in range(3)]
     off = Executable(module, hlo.RunOptions(jit="off", flush_denormals=flush))(*values)
-    on = Executable(module, hlo.RunOptions(jit="eager", flush_denormals=flush))
-    if on.compiled is None:  # (too few instructions: nothing to compare)
-        assert len(module.entry.instructions) < jit_entry.MIN_INSTRUCTIONS
-        return
-    _bits(on(*values), off, any_nan=True)
-    assert on.compiled.kernel.fn is not None
+    on = _eager(module, flush_denormals=flush)
+    result = on(*values)
+    _bits(result, off, any_nan=True)
+    assert on.compiled is not None
+    if len(module.entry.instructions) >= jit_entry.MIN_INSTRUCTIONS:  # (else nothing was compiled)
+        assert on.compiled.kernel.fn is not None
 
 
 def test_regions_of_a_chain() -> None:
@@ -176,19 +176,29 @@ def test_the_first_call_is_the_interpreters_then_it_switches(monkeypatch: pytest
     assert compiled.kernel.fn is not None and compiled.calls == calls  # (compiled: not counted)
 
 
+def _stays_interpreted(text: str) -> None:
+    """The entry does not qualify: compiled before its first call, nothing is compiled, and the
+    result is the interpreter's."""
+    module = hlo.parse_module(text)
+    assert not jit_entry.qualifies(module, module.entry.name)
+    shapes = module.entry.parameter_shapes
+    args = [np.full(s.dimensions, 1.5, s.element_type.numpy_dtype) for s in shapes]
+    executable = _eager(module)
+    _bits(executable(*args), Executable(module, hlo.RunOptions(jit="off"))(*args))
+    assert executable.compiled is not None and executable.compiled.kernel.failed
+
+
 def test_what_does_not_qualify_stays_on_the_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
     chain = hlo.parse_module(_chain(["multiply", "add"], "f32", 20))
+    assert jit_entry.qualifies(chain, chain.entry.name)
     assert Executable(chain, hlo.RunOptions(jit="off")).compiled is None
     monkeypatch.setattr(entry_tier.loop_tier, "numba_installed", lambda: False)
     assert Executable(chain, hlo.RunOptions(jit="eager")).compiled is None
     monkeypatch.undo()
     large = _chain(["multiply", "add"], "f32", 20).replace("f32[]", "f32[8192]")
-    large = large.replace("pred[]", "pred[8192]")
-    assert Executable(hlo.parse_module(large), hlo.RunOptions(jit="eager")).compiled is None
-    few = hlo.parse_module(_chain(["multiply"], "f32", 3))
-    assert Executable(few, hlo.RunOptions(jit="eager")).compiled is None
-    atan2 = _chain(["multiply", "add"], "f32", 20).replace("multiply(", "atan2(")
-    assert Executable(hlo.parse_module(atan2), hlo.RunOptions(jit="eager")).compiled is None
+    _stays_interpreted(large.replace("pred[]", "pred[8192]"))
+    _stays_interpreted(_chain(["multiply"], "f32", 3))
+    _stays_interpreted(_chain(["multiply", "add"], "f32", 20).replace("multiply(", "atan2("))
 
 
 def test_a_failing_compilation_falls_back_with_a_debug_line(

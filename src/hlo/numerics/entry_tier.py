@@ -1,9 +1,9 @@
 """The compiled entry tier: a computation of many instructions on small values (a chain of
 scalar ops spends ~1 µs per instruction in the interpreter, XLA's code a few ns) runs as one
-numba function once it proves hot. Qualifying is decided when the module is planned, from its
-instructions alone (hlo.numerics.jit_entry.qualifies); the interpreter runs every call until the
-compiled function is ready, which a background thread writes, compiles (or loads from the disk
-cache) after HOT_CALLS calls or HOT_SECONDS in the interpreter, at once when a process compiled
+numba function once it proves hot. Whether it qualifies is decided from its instructions alone
+(hlo.numerics.jit_entry.qualifies) after the first call; the interpreter runs every call until
+the compiled function is ready, which a background thread writes, compiles (or loads from the
+disk cache) after HOT_CALLS calls or HOT_SECONDS in the interpreter, at once when a process compiled
 it before (then the second call waits for it: a computation compiled before proved hot). The
 first call is always the interpreter's; the switch happens between two calls and changes no
 answer (the compiled code gives the interpreter's bits). RunOptions.jit governs
@@ -34,8 +34,9 @@ log = logging.getLogger("hlo.jit")
 HOT_CALLS = 16  # a computation is hot after this many calls ...
 HOT_SECONDS = 0.05  # ... or this long in the interpreter
 # The second call waits for the source (at most this long) and, when an earlier process
-# compiled it (it proved hot before), for its loading from the disk cache (at most LOAD_WAIT):
-# numba's start is ~2 s of work that would otherwise share the GIL with many interpreted calls.
+# compiled it (it proved hot before), loads it from the disk cache (or waits for the thread that
+# does, at most LOAD_WAIT): numba's start is ~2 s of work that would otherwise share the GIL with
+# many interpreted calls. (Not after the first call: a run of one call would wait for it at exit.)
 SOURCE_WAIT = 1.0
 LOAD_WAIT = 5.0
 
@@ -66,13 +67,13 @@ class _Kernel:
             self.started = True
         self._run(self._prepare, [np.array(a) for a in args], background)  # (the trial's own arrays)
 
-    def heat(self, args: Sequence[Any]) -> None:
+    def heat(self, args: Sequence[Any], background: bool = True) -> None:
         """The computation proved hot: compile it (now, if its source waits)."""
         with self.lock:
             self.hot = True
             go, self.waiting = self.waiting, False
         if go:
-            self._run(self._build, [np.array(a) for a in args], True)
+            self._run(self._build, [np.array(a) for a in args], background)
 
     def _run(self, fn: Callable[[list[Any]], None], args: list[Any], background: bool) -> None:
         if not background:
@@ -84,20 +85,24 @@ class _Kernel:
 
     def _prepare(self, args: list[Any]) -> None:
         try:
-            source = entry_source(self.module, self.name, self.flush)
+            source = (
+                entry_source(self.module, self.name, self.flush)
+                if qualifies(self.module, self.name)
+                else None
+            )
             if source is None:
                 self.failed = True
                 self.done.set()
                 self.prepared.set()
                 return
             self.source = source
-            self.cached = cached = _marker(source).exists()
+            self.cached = _marker(source).exists()
         except Exception as e:  # any failure: the interpreter goes on
             self._fail(e)
             return
         self.prepared.set()
-        with self.lock:
-            if not (cached or self.hot):
+        with self.lock:  # (a cached function is loaded by the second call: a run of one call ends now)
+            if not self.hot:
                 self.waiting = True
                 return
         self._build(args)
@@ -174,7 +179,7 @@ class CompiledEntry:
                 return self(args, interpret)
         elif self.calls == 1 and not self.waited and kernel.started and not kernel.failed:
             self.waited = True
-            if self._loaded(kernel):
+            if self._loaded(kernel, args):
                 return self(args, interpret)
         started = time.perf_counter()
         result = interpret(*args)
@@ -187,10 +192,11 @@ class CompiledEntry:
         return result
 
     @staticmethod
-    def _loaded(kernel: _Kernel) -> bool:
+    def _loaded(kernel: _Kernel, args: Sequence[Any]) -> bool:
         """At the second call: whether the function an earlier process compiled is loaded
-        (waiting for it, within bounds)."""
+        (loading it now, or waiting for the thread that does, within bounds)."""
         if kernel.prepared.wait(SOURCE_WAIT) and kernel.cached:
+            kernel.heat(args, background=False)
             kernel.done.wait(LOAD_WAIT)
         return kernel.fn is not None
 
@@ -208,11 +214,9 @@ class CompiledEntry:
 
 
 def for_entry(module: Module, options: RunOptions) -> CompiledEntry | None:
-    """The compiled tier of a module's entry, or None when it does not apply (jit="off", no
-    numba, or a computation that does not qualify): decided when the module is planned."""
+    """The compiled tier of a module's entry, or None when it cannot apply (jit="off", no
+    numba). Whether the computation qualifies is decided after its first call, off the first
+    result's path (hlo.numerics.jit_entry.qualifies: 40 ms on 10,000 instructions)."""
     if options.jit == "off" or not loop_tier.numba_installed():
         return None
-    name = module.entry.name
-    if not qualifies(module, name):
-        return None
-    return CompiledEntry(module, name, options.flush_denormals, eager=options.jit == "eager")
+    return CompiledEntry(module, module.entry.name, options.flush_denormals, eager=options.jit == "eager")
