@@ -277,3 +277,14 @@ def test_a_computation_compiled_before_is_loaded_by_the_second_call() -> None:
     for _ in range(3):
         _bits(executable(*args), expected)
     assert compiled.calls == 1 and compiled.kernel.cached and compiled.kernel.fn is not None
+
+
+def test_a_tuple_parameter_has_no_compiled_tier() -> None:
+    """An entry taking a tuple runs on the interpreter, every call."""
+    text = "HloModule t\n\nENTRY main {\n  p = (f32[], f32[]) parameter(0)\n"
+    text += "  ROOT x = f32[] get-tuple-element(p), index=1\n}\n"
+    module = hlo.parse_module(text)
+    executable = Executable(module, hlo.RunOptions(jit="eager"))
+    assert executable.compiled is None
+    for _ in range(3):
+        assert float(executable((np.float32(1), np.float32(2)))) == 2.0

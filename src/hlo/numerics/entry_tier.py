@@ -65,7 +65,12 @@ class _Kernel:
             if self.started:
                 return
             self.started = True
-        self._run(self._prepare, [np.array(a) for a in args], background)  # (the trial's own arrays)
+        try:
+            trial = [np.array(a) for a in args]  # (the trial run's own arrays)
+        except Exception as e:  # (never a failed run for the tier's sake)
+            self._fail(e)
+            return
+        self._run(self._prepare, trial, background)
 
     def heat(self, args: Sequence[Any], background: bool = True) -> None:
         """The computation proved hot: compile it (now, if its source waits)."""
@@ -219,4 +224,6 @@ def for_entry(module: Module, options: RunOptions) -> CompiledEntry | None:
     result's path (hlo.numerics.jit_entry.qualifies: 40 ms on 10,000 instructions)."""
     if options.jit == "off" or not loop_tier.numba_installed():
         return None
+    if any(s.is_tuple for s in module.entry.parameter_shapes):
+        return None  # (arguments the generated function cannot take)
     return CompiledEntry(module, module.entry.name, options.flush_denormals, eager=options.jit == "eager")
