@@ -75,8 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--jit", choices=JIT_MODES, default="auto",
-        help="while loops compiled by numba if installed: auto (once hot, in the background), eager "
-        "(before they run), off (interpreter only); the same results either way",
+        help="while loops, and entries of many instructions on small values, compiled by numba if "
+        "installed: auto (once hot, in the background), eager (before they run), off (interpreter "
+        "only); the same results either way",
     )  # fmt: skip
     add_limit_arguments(parser)
     parser.add_argument("--cast", action="store_true", help="convert --inputs arrays of another type")

@@ -138,8 +138,14 @@ def ufunc_loop(name: str, dtype: str) -> tuple[int, int, int]:
 def compile_loop(loop: LoopSource) -> Any:
     """The numba function of a generated loop, compiled or loaded from the disk cache, run once
     on the initial shapes so that it is ready (raises on any failure: the caller falls back)."""
-    text = _PRELUDE + '_jit_cached = njit(cache=True, error_model="numpy")\n\n' + loop.source
-    text += "\nloop = _jit_cached(loop)\n"
+    return compile_function(loop.source, "loop")
+
+
+def compile_function(source: str, name: str) -> Any:
+    """The numba function `name` of generated source (a loop, or a whole computation:
+    hlo.numerics.jit_entry), with numba's disk cache (raises on any failure)."""
+    text = _PRELUDE + '_jit_cached = njit(cache=True, error_model="numpy")\n\n' + source
+    text += f"\n{name} = _jit_cached({name})\n"
     key = hashlib.sha256(f"{_versions()}\n{text}".encode()).hexdigest()[:24]
     directory = cache_dir() / "jit"
     directory.mkdir(parents=True, exist_ok=True)
@@ -154,7 +160,7 @@ def compile_loop(loop: LoopSource) -> Any:
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module  # numba's cache finds the module again by its name
         spec.loader.exec_module(module)
-    return module.loop
+    return getattr(module, name)
 
 
 def pointers(loop: LoopSource) -> np.ndarray:

@@ -98,6 +98,11 @@ def _wait_for_compilations() -> None:
         thread.join(timeout=10)
 
 
+def track(thread: threading.Thread) -> None:
+    """A compiling thread to wait for at exit (hlo.numerics.entry_tier's too)."""
+    _threads.append(thread)
+
+
 def _marker(source: LoopSource) -> Path:
     """A file that says a process compiled the loop into the disk cache (numba's own index
     needs numba to read)."""

@@ -13,7 +13,7 @@ import numpy as np
 from ..builder import XlaComputation
 from ..errors import EvalError, HloError
 from ..ir.module import Module
-from ..numerics import threads
+from ..numerics import entry_tier, threads
 from ..numerics.context import RunOptions
 from ..numerics.subnormals import flushing_subnormals
 from ..numerics.values import as_argument
@@ -31,6 +31,9 @@ class Executable:
         self.options = options or RunOptions()
         self.context = PlanContext(module, self.options)
         self.entry: Plan = plan_computation(module.entry, self.context)
+        # Many instructions on small values: compiled once hot (one device in process only).
+        self.compiled = entry_tier.for_entry(module, self.options)
+        self.planned_steps = self.entry.steps  # (instrumented steps run on the interpreter)
 
     def __call__(self, *args: Any, infeed: Any = None, outfeed: list[Any] | None = None) -> Any:
         """Run on `args`; `infeed` values feed infeed instructions in order, outfeed values are
@@ -47,6 +50,8 @@ class Executable:
             flushing_subnormals(self.options.flush_denormals),
             threads.using(blas_threads.cores()),
         ):
+            if self.compiled is not None and self.entry.steps is self.planned_steps:
+                return self.compiled(values, self.entry)
             return self.entry(*values)
 
     def arguments(self, args: Sequence[Any]) -> list[Any]:
