@@ -288,3 +288,44 @@ def test_a_tuple_parameter_has_no_compiled_tier() -> None:
     assert executable.compiled is None
     for _ in range(3):
         assert float(executable((np.float32(1), np.float32(2)))) == 2.0
+
+
+MLP = """HloModule small_mlp
+ENTRY %main (x: f32[8,16], w1: f32[16,16], w2: f32[16,4], v: f32[16]) -> f32[8,4] {
+  %x = f32[8,16] parameter(0)
+  %w1 = f32[16,16] parameter(1)
+  %w2 = f32[16,4] parameter(2)
+  %v = f32[16] parameter(3)
+  %h = f32[8,16] dot(%x, %w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %b = f32[8,16] broadcast(%v), dimensions={1}
+  %hb = f32[8,16] add(%h, %b)
+  %t = f32[8,16] tanh(%hb)
+  %s = f32[8,16] multiply(%t, %t)
+  %u = f32[8,16] subtract(%t, %s)
+  %e = f32[8,16] exponential(%u)
+  %n = f32[8,16] negate(%e)
+  %m = f32[8,16] maximum(%n, %t)
+  %xt = f32[16,8] transpose(%x), dimensions={1,0}
+  %g = f32[16,16] dot(%xt, %m), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %gv = f32[16] dot(%g, %v), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %gb = f32[8,16] broadcast(%gv), dimensions={1}
+  %k = f32[8,16] add(%m, %gb)
+  %o = f32[8,4] dot(%k, %w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT %r = f32[8,4] sine(%o)
+}
+"""
+
+
+@pytest.mark.parametrize("flush", [True, False])
+def test_an_entry_with_dots_calls_the_interpreters_blas(flush: bool) -> None:
+    """Dots (gemm, a transposed operand, gemv) in a compiled entry: NumPy's own BLAS routines by
+    address (hlo.numerics.jit_linear), so the bits are the interpreter's."""
+    module = hlo.parse_module(MLP)
+    rng = np.random.default_rng(5)
+    shapes = [(8, 16), (16, 16), (16, 4), (16,)]
+    args = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    args[0][0, :3] = [1e-40, -0.0, np.inf]
+    on = _eager(module, flush_denormals=flush)
+    off = Executable(module, hlo.RunOptions(jit="off", flush_denormals=flush))
+    _bits(on(*args), off(*args))
+    assert on.compiled is not None and on.compiled.kernel.fn is not None

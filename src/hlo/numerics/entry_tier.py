@@ -119,8 +119,7 @@ class _Kernel:
             from . import jit_numba
 
             fn = jit_numba.compile_function(source.source, "entry")
-            rows = [jit_numba.ufunc_loop(n, d) for n, d in source.ufuncs]
-            pointers = np.array(rows or [(0, 0, 0)], dtype=np.intp).reshape(-1, 3)
+            pointers = jit_numba.pointers(source.ufuncs)
             fn(*_flat(args), *source.constants, pointers)  # compile or load now
             self.pointers, self.fn = pointers, fn
             _marker(source).touch()

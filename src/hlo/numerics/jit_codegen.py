@@ -109,6 +109,14 @@ def emits(*opcodes: Opcode) -> Callable[[Emitter], Emitter]:
     return register
 
 
+def emitter_for(opcode: Opcode) -> Emitter | None:
+    """The emitter of an opcode, or None: every emitter module registered first (they import
+    this module, so they are imported here, when code is generated)."""
+    from . import jit_data_ops, jit_linear, jit_ops  # noqa: F401
+
+    return EMITTERS.get(opcode)
+
+
 class Gen:
     """The lines of the function being written, its names, its constants (arguments `k<n>`)
     and the NumPy loops it calls (rows of the argument `fp`)."""
@@ -182,7 +190,7 @@ class Gen:
             if instr.opcode is Opcode.PARAMETER:
                 values[instr.name] = params[instr.attrs.get("parameter_number", 0)]
                 continue
-            emitter = EMITTERS.get(instr.opcode)
+            emitter = emitter_for(instr.opcode)
             if emitter is None:
                 raise Unsupported(instr.opcode.text)
             self.result_rank = instr.shape.rank if instr.shape.is_array else -1
@@ -261,8 +269,6 @@ def loop_source(module: Module, condition: str, body: str, state: Shape, flush: 
     """The loop `while condition(s): s = body(s)` as the source of a function
     `loop(s0, ..., k0, ..., fp, limit) -> (s0, ..., done, count)` that runs at most `limit`
     iterations; None if the tier cannot compile it."""
-    from . import jit_data_ops, jit_linear, jit_ops  # noqa: F401  (register the emitters)
-
     try:
         check_shape(state)
         leaves, tupled = _state_vals(state)

@@ -21,13 +21,13 @@ from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from .jit_codegen import (
-    EMITTERS,
     GENERATOR_VERSION,
     TYPES,
     Gen,
     Unsupported,
     Val,
     check_shape,
+    emitter_for,
     live_instructions,
 )
 from .jit_reroll import Region, find_regions
@@ -63,8 +63,6 @@ def qualifies(module: Module, name: str) -> bool:
     """Whether the computation is worth compiling and may compile: at least MIN_INSTRUCTIONS
     instructions, only ops with emitters, small values of the tier's types; parameters and
     result arrays or one tuple of arrays."""
-    from . import jit_data_ops, jit_ops  # noqa: F401  (register the emitters)
-
     comp = module.computation(name)
     if any(p.shape.is_tuple for p in comp.parameters):
         return False
@@ -80,7 +78,7 @@ def qualifies(module: Module, name: str) -> bool:
             count += 1
             if not _small(instr.shape):
                 return False
-            if instr.opcode is not Opcode.PARAMETER and instr.opcode not in EMITTERS:
+            if instr.opcode is not Opcode.PARAMETER and emitter_for(instr.opcode) is None:
                 return False
             for called in _called(instr):
                 if called not in seen:
@@ -106,7 +104,7 @@ def _called(instr: Instruction) -> tuple[str, ...]:
 
 def _emit(g: Gen, instr: Instruction, values: dict[str, Val], args: list[Val]) -> None:
     check_shape(instr.shape)
-    emitter = EMITTERS.get(instr.opcode)
+    emitter = emitter_for(instr.opcode)
     if emitter is None:
         raise Unsupported(instr.opcode.text)
     g.result_rank = instr.shape.rank if instr.shape.is_array else -1
@@ -163,8 +161,6 @@ def _leaves(v: Val) -> list[Val]:
 def entry_source(module: Module, name: str, flush: bool) -> EntrySource | None:
     """The computation as one function's source; None if the tier cannot compile it (an op
     or form without an emitter, or more than MAX_LINES lines even with its loops)."""
-    from . import jit_data_ops, jit_ops  # noqa: F401  (register the emitters)
-
     comp = module.computation(name)
     try:
         g = Gen(module, flush)

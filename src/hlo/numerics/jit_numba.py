@@ -14,6 +14,7 @@ import importlib.util
 import os
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -163,11 +164,11 @@ def compile_function(source: str, name: str) -> Any:
     return getattr(module, name)
 
 
-def pointers(loop: LoopSource) -> np.ndarray:
-    """The `fp` argument of a generated loop: one row (fn, context, auxdata) per NumPy loop, and
-    (address, 0, 0) per BLAS function (hlo.numerics.jit_linear)."""
+def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
+    """The `fp` argument of generated code (a loop's, an entry's): one row (fn, context, auxdata)
+    per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear)."""
     rows = [
         (jit_linear.blas_address(name[6:]), 0, 0) if name.startswith("cblas_") else ufunc_loop(name, dtype)
-        for name, dtype in loop.ufuncs
+        for name, dtype in ufuncs
     ]
     return np.array(rows or [(0, 0, 0)], dtype=np.intp).reshape(-1, 3)

@@ -74,7 +74,7 @@ class _Kernel:
             from . import jit_numba
 
             fn = jit_numba.compile_loop(self.source)
-            pointers = jit_numba.pointers(self.source)
+            pointers = jit_numba.pointers(self.source.ufuncs)
             fn(*_leaves(self.source, state), *_constants(self.source), pointers, 0)  # compile/load now
             self.pointers, self.fn = pointers, fn
             _marker(self.source).touch()
