@@ -71,6 +71,17 @@ def _trivial(d: WindowDimension) -> bool:
         1, 1, 0, 0, 1, 1) and not d.window_reversal  # fmt: skip
 
 
+def _unit(d: WindowDimension) -> bool:
+    """A window dimension of one element a window, every element (padding aside)."""
+    return (
+        d.size == 1
+        and d.stride == 1
+        and d.base_dilation == 1
+        and d.window_dilation == 1
+        and not d.window_reversal
+    )
+
+
 def _merge(i: Instruction, by_name: Mapping[str, Instruction], module: Any) -> Merge | None:
     if i.shape.is_tuple or len(i.operands) != 2:
         return None
@@ -86,8 +97,7 @@ def _merge(i: Instruction, by_name: Mapping[str, Instruction], module: Any) -> M
     if len(shape) < 2 or 0 in shape or 0 in i.shape.dimensions or not pad.shape.is_static:
         return None
     reducer = recognise_reducer(module.computation(i.attrs["to_apply"]))
-    if all(d.size == 1 and d.stride == 1 and d.base_dilation == 1 and d.window_dilation == 1
-           and not d.window_reversal for d in dims) and reducer is not None and reducer.opcode in _SIMPLE:  # fmt: skip
+    if all(map(_unit, dims)) and reducer is not None and reducer.opcode in _SIMPLE:
         return None  # an elementwise op
     if _whole_dimensions(window, i.shape.dimensions) or scan_axis(shape, window) is not None:
         return None
@@ -173,7 +183,9 @@ def _broadcast(
     return True
 
 
-def bind(i: Instruction, merge: Merge, bind_instruction: Callable[[Instruction], Callable[..., Any]]) -> Callable[..., Any]:
+def bind(
+    i: Instruction, merge: Merge, bind_instruction: Callable[[Instruction], Callable[..., Any]]
+) -> Callable[..., Any]:
     """The step function of reduce-window `i` with its pad merged: reads the pad's operand and
     the init value."""
     convert = bind_instruction(merge.convert) if merge.convert is not None else None
