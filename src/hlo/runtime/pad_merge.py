@@ -38,6 +38,7 @@ import numpy as np
 from ..ir.attrs import PaddingConfig, Window, WindowDimension
 from ..ir.computation import Computation
 from ..ir.instruction import Instruction
+from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..numerics import numerics
 from ..numerics.computations import recognise_reducer
@@ -55,7 +56,7 @@ class Merge:
     convert: Instruction | None  # the convert between the pad and the window, applied first
 
 
-def plan_merges(order: list[Instruction], c: Computation, module: Any) -> dict[str, Merge]:
+def plan_merges(order: list[Instruction], c: Computation, module: Module) -> dict[str, Merge]:
     """The merges of a computation's reduce-windows, by the reduce-window's name."""
     merges: dict[str, Merge] = {}
     for i in order:
@@ -82,7 +83,7 @@ def _unit(d: WindowDimension) -> bool:
     )
 
 
-def _merge(i: Instruction, by_name: Mapping[str, Instruction], module: Any) -> Merge | None:
+def _merge(i: Instruction, by_name: Mapping[str, Instruction], module: Module) -> Merge | None:
     if i.shape.is_tuple or len(i.operands) != 2:
         return None
     window: Window = i.attrs["window"]
@@ -94,7 +95,8 @@ def _merge(i: Instruction, by_name: Mapping[str, Instruction], module: Any) -> M
         return None
     pad, dims = operand, window.dimensions
     shape = pad.shape.dimensions
-    if len(shape) < 2 or 0 in shape or 0 in i.shape.dimensions or not pad.shape.is_static:
+    real = by_name[pad.operands[0]].shape.dimensions
+    if len(shape) < 2 or 0 in shape or 0 in real or 0 in i.shape.dimensions or not pad.shape.is_static:
         return None
     reducer = recognise_reducer(module.computation(i.attrs["to_apply"]))
     if all(map(_unit, dims)) and reducer is not None and reducer.opcode in _SIMPLE:
@@ -112,7 +114,7 @@ def _merge(i: Instruction, by_name: Mapping[str, Instruction], module: Any) -> M
     if not _same_value(by_name[pad.operands[1]], init):
         return None
     operands = (pad.operands[0], i.operands[1])
-    if _broadcast(dims, config, by_name[pad.operands[0]].shape.dimensions, i.shape.dimensions):
+    if _broadcast(dims, config, real, i.shape.dimensions):
         return Merge(operands, None, convert)
     merged = tuple(
         replace(
