@@ -16,6 +16,10 @@ step folds in, and in what order additions land on one element. Dev only: needs 
   scatter). Cases for each branch of the rule: offsets the emitter cannot hoist (row-major
   again), bounds its simplifier tightens, rescaled offsets under base dilation, the limit of
   64 inner positions. Run by tests/test_window_order.py.
+- tests/golden/windows_pad_merge.npz: a pad read by a reduce-window, which XLA merges into the
+  window's padding (then skipped, not folded) when its value is the init value, and the cases
+  where it does not (another value, a reshape between, rank 1, negative edges, a variadic
+  window, select-and-scatter, ...). Run by tests/test_pad_merge.py.
 
     python tools/make_window_fixtures.py
 """
@@ -307,9 +311,76 @@ def family_column_order() -> Iterator[Case]:
     yield text, [x, ix], ["f32", "s32", "s32"], True
 
 
+def _module(comps: str, body: str) -> str:
+    return "HloModule m\n\n" + comps + "ENTRY main {\n" + body + "}\n"
+
+
+# (name, entry body): a spelling reducer (s64, init 7) over `x` = s64[6,7] padded with 7s where
+# the pad merges, so a padded position folded in would show as a 07 in the result
+PAD_SPELLED = [
+    ("merged", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n"),
+    ("merged, a window padded on its minor side only", "  pd = s64[6,8] pad(x, z), padding=0_0x0_1\n  ROOT r = s64[5,7] reduce-window(pd, z), window={size=2x2}, to_apply=f\n"),
+    ("interior padding -> base dilation", "  pd = s64[13,9] pad(x, z), padding=1_1_1x1_1\n  ROOT r = s64[6,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n"),
+    ("window dilation", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[4,3] reduce-window(pd, z), window={size=2x3 stride=2x2 rhs_dilate=1x2}, to_apply=f\n"),
+    ("base dilation scales the edges", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[4,8] reduce-window(pd, z), window={size=2x3 stride=2x2 lhs_dilate=1x2}, to_apply=f\n"),
+    ("padding of the window's own", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[5,5] reduce-window(pd, z), window={size=2x3 stride=2x2 pad=1_1x1_1}, to_apply=f\n"),
+    ("the pad read elsewhere too", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n  s = s64[4,4] slice(pd), slice={[0:4], [0:4]}\n  ROOT o = s64[4,4] add(r, s)\n"),
+    ("two constants of one value", "  z2 = s64[] constant(7)\n  pd = s64[8,9] pad(x, z2), padding=1_1x1_1\n  ROOT r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n"),
+    ("a convert between, padding of a tenth", "  y = s32[6,7] convert(x)\n  z32 = s32[] constant(7)\n  pd = s32[6,9] pad(y, z32), padding=0_0x1_1\n  c = s64[6,9] convert(pd)\n  ROOT r = s64[6,3] reduce-window(c, z), window={size=1x3 stride=1x3}, to_apply=f\n"),
+    ("rank 3", "  x3 = s64[2,3,7] reshape(x)\n  pd = s64[2,5,9] pad(x3, z), padding=0_0x1_1x1_1\n  ROOT r = s64[2,2,4] reduce-window(pd, z), window={size=1x2x3 stride=1x2x2}, to_apply=f\n"),
+    ("one real element a window: a broadcast", "  x1 = s64[1,7] slice(x), slice={[0:1], [0:7]}\n  pd = s64[3,7] pad(x1, z), padding=1_1x0_0\n  ROOT r = s64[3,7] reduce-window(pd, z), window={size=3x1 pad=1_1x0_0}, to_apply=f\n"),
+    ("not merged: another value", "  z5 = s64[] constant(5)\n  pd = s64[8,9] pad(x, z5), padding=1_1x1_1\n  ROOT r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n"),
+    ("not merged: negative edges", "  pd = s64[7,8] pad(x, z), padding=-1_2x1_0\n  ROOT r = s64[3,3] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n"),
+    ("not merged: a reshape between", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  rs = s64[8,9,1] reshape(pd)\n  ROOT r = s64[4,4,1] reduce-window(rs, z), window={size=2x3x1 stride=2x2x1}, to_apply=f\n"),
+    ("not merged: rank 1", "  x1 = s64[42] reshape(x)\n  pd = s64[44] pad(x1, z), padding=1_1\n  ROOT r = s64[14] reduce-window(pd, z), window={size=3 stride=3}, to_apply=f\n"),
+    ("not merged: interior padding under base dilation", "  pd = s64[11,7] pad(x, z), padding=0_0_1x0_0\n  ROOT r = s64[5,6] reduce-window(pd, z), window={size=2x3 stride=2x2 lhs_dilate=1x2}, to_apply=f\n"),
+    ("not merged: a convert between, padding under a tenth", "  y = s64[3,14] reshape(x)\n  y2 = s32[3,14] convert(y)\n  z32 = s32[] constant(7)\n  pd = s32[3,15] pad(y2, z32), padding=0_0x0_1\n  c = s64[3,15] convert(pd)\n  ROOT r = s64[3,5] reduce-window(c, z), window={size=1x3 stride=1x3}, to_apply=f\n"),
+    ("not merged: whole dimensions (a reduce)", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[8,1] reduce-window(pd, z), window={size=1x9}, to_apply=f\n"),
+]
+
+
+def family_pad_merge() -> Iterator[Case]:
+    rng = np.random.default_rng(44)
+    x = _spelled((6, 7))
+    for _, body in PAD_SPELLED:
+        text = _module(SPELL, "  x = s64[6,7] parameter(0)\n  z = s64[] constant(7)\n" + body)
+        yield text, [x], ["s64", "s64"], True
+    # the init value a parameter: merged when the pad's value is that parameter, not when it is
+    # a constant of the same value
+    for pad_value in ("z", "k"):
+        text = _module(SPELL, "  x = s64[6,7] parameter(0)\n  z = s64[] parameter(1)\n  k = s64[] constant(7)\n"
+                       f"  pd = s64[8,9] pad(x, {pad_value}), padding=1_1x1_1\n"
+                       "  ROOT r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n")  # fmt: skip
+        yield text, [x, np.int64(7)], ["s64", "s64", "s64"], True
+    # float sums that cancel, and a max, padded with their init value (merged) or not
+    for comp, value, init in ((ADD, "0", "0"), (ADD, "0", "0.5"), (MAX, "-inf", "-inf")):
+        for dims in ([(2, 2, 1, 1), (3, 2, 1, 1)], [(2, 1, 0, 0), (2, 1, 0, 1)], [(3, 2, 1, 1), (3, 2, 1, 1)]):
+            shape = (6, 7)
+            padded = [n + lo + hi for n, (_, _, lo, hi) in zip(shape, dims)]
+            out = [_out(n, s, st, 0, 0) for n, (s, st, _, _) in zip(padded, dims)]
+            cfg = "x".join(f"{lo}_{hi}" for _, _, lo, hi in dims)
+            text = _module(comp, f"  x = f32[6,7] parameter(0)\n  v = f32[] constant({value})\n  z = f32[] constant({init})\n"
+                           f"  pd = f32[{padded[0]},{padded[1]}] pad(x, v), padding={cfg}\n"
+                           f"  ROOT r = f32[{out[0]},{out[1]}] reduce-window(pd, z), window={{size={dims[0][0]}x{dims[1][0]} stride={dims[0][1]}x{dims[1][1]}}}, to_apply=f\n")  # fmt: skip
+            yield text, [_cancelling(shape, rng)], ["f32", "f32"], True
+    # never merged: a variadic window (argmax) and select-and-scatter over a pad of their init
+    v = rng.choice(np.array([1, 2, 2, 0], np.float32), size=(6, 7))
+    ix = rng.permutation(64).astype(np.int32).reshape(8, 8)
+    text = _module(ARGMAX, "  x = f32[6,7] parameter(0)\n  ix = s32[8,8] parameter(1)\n  a = f32[] constant(-inf)\n  b = s32[] constant(-1)\n"
+                   "  pd = f32[8,8] pad(x, a), padding=1_1x0_1\n"
+                   "  r = (f32[4,7], s32[4,7]) reduce-window(pd, ix, a, b), window={size=2x2 stride=2x1}, to_apply=f\n"
+                   "  ROOT o = s32[4,7] get-tuple-element(r), index=1\n")  # fmt: skip
+    yield text, [v, ix], ["f32", "s32", "s32"], True
+    text = _module(GE + ADD, "  x = f32[6,7] parameter(0)\n  s = f32[4,4] parameter(1)\n  z = f32[] constant(0)\n"
+                   "  pd = f32[8,9] pad(x, z), padding=1_1x1_1\n"
+                   "  ROOT r = f32[8,9] select-and-scatter(pd, s, z), window={size=2x3 stride=2x2}, select=ge, scatter=f\n")  # fmt: skip
+    yield text, [np.where(np.indices((6, 7)).sum(axis=0) % 2 == 1, 3, 0).astype(np.float32), _cancelling((4, 4), rng)], ["f32", "f32", "f32"], True
+
+
 def main() -> None:
     write_family(GOLDEN / "ops" / "exact_window_order.npz", family_window_order())
     write_family(GOLDEN / "windows_column_order.npz", family_column_order())
+    write_family(GOLDEN / "windows_pad_merge.npz", family_pad_merge())
 
 
 if __name__ == "__main__":

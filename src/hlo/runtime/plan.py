@@ -24,7 +24,7 @@ from ..ir.opcode import Opcode
 from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
-from . import constant_fold, fusion, straight_line
+from . import constant_fold, fusion, pad_merge, straight_line
 from .step import Step
 
 # Ops that run even when nothing uses their result.
@@ -199,10 +199,13 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     order = [i for i in c.instructions if i.name in live]
     for k, i in enumerate(order):
         slot_of[i.name] = k
+    merges = pad_merge.plan_merges(order, c, ctx.module)  # reduce-windows that read a pad's operand
     last_use: dict[str, int] = {}
     for k, i in enumerate(order):
-        for o in i.operands:
+        for o in merges[i.name].operands if i.name in merges else i.operands:
             last_use[o] = k
+        if i.name not in last_use and i.opcode is Opcode.PAD:
+            last_use[i.name] = k  # a pad whose readers all merged it: dropped once computed
     root = c.root_name
     frees: dict[int, list[int]] = {}
     for name, k in last_use.items():
@@ -220,7 +223,12 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
             _check_size(i, ctx.budget)
             if i.opcode is Opcode.PARAMETER:
                 continue
-            fn, inputs = _bind(i, ctx), tuple(slot_of[o] for o in i.operands)
+            merge = merges.get(i.name)
+            if merge is not None:
+                fn = pad_merge.bind(i, merge, lambda j: _bind(j, ctx))
+                inputs = tuple(slot_of[o] for o in merge.operands)
+            else:
+                fn, inputs = _bind(i, ctx), tuple(slot_of[o] for o in i.operands)
             if constant_fold.foldable(i, constants):
                 folded = constant_fold.fold(i, fn, constants, ctx.options.flush_denormals)
                 if folded is not None:
