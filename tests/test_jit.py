@@ -188,7 +188,8 @@ def _cast(values: list[object], t: np.dtype) -> np.ndarray:
         return np.array(values).astype(t)
 
 
-def _zeros(module: hlo.Module) -> list[np.ndarray]:
+def zeros_after_three(module: hlo.Module) -> list[np.ndarray]:
+    """Zeros for the entry's parameters after the counter and the two state arrays."""
     return [np.zeros(s.dimensions, s.element_type.numpy_dtype) for s in module.entry.parameter_shapes[3:]]
 
 
@@ -220,7 +221,7 @@ def test_compiled_loop_gives_the_interpreters_bits(t: str, flush: bool, data: st
     dtype = np.dtype(hlo.parse_shape(f"{t}[]").element_type.numpy_dtype)
     a, b = data.draw(_arrays(dtype)), data.draw(_arrays(dtype))
     start = np.array(data.draw(st.integers(-2, 1)), np.int32)
-    args = [start, a, b, *_zeros(module)]
+    args = [start, a, b, *zeros_after_three(module)]
     off = hlo.run(module, *args, jit="off", flush_denormals=flush)
     on = hlo.run(module, *args, jit="eager", flush_denormals=flush)
     assert_same_bits(off, on)
@@ -238,16 +239,16 @@ def _module(t: str) -> hlo.Module:
 @pytest.mark.parametrize("t", TYPES)
 def test_the_random_loops_compile(t: str) -> None:
     """The loops above really run compiled (a loop the tier refused would pass trivially)."""
-    module = _module(t)
+    assert_loop_compiles(_module(t))
+
+
+def assert_loop_compiles(module: hlo.Module) -> None:
+    """The module's while loop is compiled (run eagerly on ones and zeros)."""
     instr = next(i for i in module.entry.instructions if i.opcode.text == "while")
     source = loop_tier.loop_source(module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True)
     assert source is not None
-    args = [
-        np.array(0, np.int32),
-        *(np.ones(N, source.state[1].element_type.numpy_dtype),) * 2,
-        *_zeros(module),
-    ]
-    hlo.run(module, *args, jit="eager")
+    ones = np.ones(source.state[1].dimensions, source.state[1].element_type.numpy_dtype)
+    hlo.run(module, np.array(0, np.int32), ones, ones, *zeros_after_three(module), jit="eager")
     assert loop_tier._kernels[source.key].fn is not None
 
 
@@ -276,7 +277,7 @@ def test_a_loop_the_tier_cannot_compile_stays_on_the_interpreter() -> None:
         loop_tier.loop_source(module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True)
         is None
     )
-    args = [np.array(0, np.int32), np.ones(N, np.float32), np.ones(N, np.float32), *_zeros(module)]
+    args = [np.array(0, np.int32), np.ones(N, np.float32), np.ones(N, np.float32), *zeros_after_three(module)]
     assert_same_bits(hlo.run(module, *args, jit="off"), hlo.run(module, *args, jit="eager"))
 
 
@@ -297,14 +298,14 @@ def test_auto_switches_to_compiled_code_between_iterations(monkeypatch: pytest.M
         np.array(0, np.int32),
         np.full(N, 0.999, np.float32),
         np.linspace(-1, 1, N, dtype=np.float32),
-        *_zeros(module),
+        *zeros_after_three(module),
     ]
     assert_same_bits(hlo.run(module, *args, jit="off"), hlo.run(module, *args, jit="auto"))
 
 
 def test_max_iterations_stops_a_compiled_loop_with_the_interpreters_error() -> None:
     module = hlo.parse_module(loop_text("s32", ["add"], 100))
-    args = [np.array(0, np.int32), np.ones(N, np.int32), np.ones(N, np.int32), *_zeros(module)]
+    args = [np.array(0, np.int32), np.ones(N, np.int32), np.ones(N, np.int32), *zeros_after_three(module)]
     for jit in ("off", "eager"):
         with pytest.raises(hlo.EvalError, match=r"still running after 10 iterations \(max_iterations=10\)"):
             hlo.run(module, *args, jit=jit, max_iterations=10)
@@ -345,7 +346,7 @@ def test_devices_in_threads_share_the_compiled_loop(jit: str, monkeypatch: pytes
     for d in range(4):
         a = np.array([1e-39 * (d + 1), -1e-40, 0.5, -0.0, 3.0, d, 1e30, np.nan], np.float32)
         b = np.linspace(-1, 1, N, dtype=np.float32) * (d + 1)
-        per_device.append([np.array(0, np.int32), a, b, *_zeros(module)])
+        per_device.append([np.array(0, np.int32), a, b, *zeros_after_three(module)])
     off = hlo.run(module, per_device, num_replicas=4, jit="off")
     on = hlo.run(module, per_device, num_replicas=4, jit=jit)
     for x, y in zip(off, on, strict=True):
@@ -368,7 +369,7 @@ def test_ties_of_zeros_and_subnormals_in_max_min_clamp(t: str, flush: bool) -> N
             b = np.array([y for _, y in half], dtype)
             for pick in (2, 5):  # the scalar forms read b[2] and b[5]
                 b[pick] = zeros[(pick + int(lo != 0)) % 4]
-            args = [np.array(0, np.int32), a, b, *_zeros(module)]
+            args = [np.array(0, np.int32), a, b, *zeros_after_three(module)]
             off = hlo.run(module, *args, jit="off", flush_denormals=flush)
             on = hlo.run(module, *args, jit="eager", flush_denormals=flush)
             assert_same_bits(off, on)
@@ -382,7 +383,8 @@ def test_a_failing_compilation_falls_back_silently(
     from hlo.numerics import jit_numba
 
     module = hlo.parse_module(loop_text("s32", ["add", "multiply"], 7))
-    args = [np.array(0, np.int32), np.arange(N, dtype=np.int32), np.ones(N, np.int32), *_zeros(module)]
+    start, ones = np.array(0, np.int32), np.ones(N, np.int32)
+    args = [start, np.arange(N, dtype=np.int32), ones, *zeros_after_three(module)]
     expected = hlo.run(module, *args, jit="off")
 
     def broken(source: object) -> object:

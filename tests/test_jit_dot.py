@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import hlo
 from hlo.numerics import jit_linear, loop_tier
 from test_engine_programs import load
-from test_jit import assert_same_bits
+from test_jit import assert_loop_compiles, assert_same_bits, zeros_after_three
 
 numba = pytest.importorskip("numba")
 if jit_linear.numpy_blas() is None:
@@ -107,10 +107,6 @@ def _module(t: str) -> hlo.Module:
     return _MODULES[t]
 
 
-def _zeros(module: hlo.Module) -> list[np.ndarray]:
-    return [np.zeros(s.dimensions, s.element_type.numpy_dtype) for s in module.entry.parameter_shapes[3:]]
-
-
 def _values(t: np.dtype) -> st.SearchStrategy[np.ndarray]:
     """Random normal values with a few special ones (NaN, infinities, signed zeros, subnormals
     in floats; extremes in integers) dropped in."""
@@ -148,7 +144,7 @@ def test_compiled_dots_give_the_interpreters_bits(t: str, flush: bool, data: st.
     module = _module(t)
     dtype = np.dtype(hlo.parse_shape(f"{t}[]").element_type.numpy_dtype)
     a, b = data.draw(_values(dtype)), data.draw(_values(dtype))
-    args = [np.array(0, np.int32), a, b, *_zeros(module)]
+    args = [np.array(0, np.int32), a, b, *zeros_after_three(module)]
     off = hlo.run(module, *args, jit="off", flush_denormals=flush)
     on = hlo.run(module, *args, jit="eager", flush_denormals=flush)
     assert_same_bits(off, on)
@@ -156,17 +152,7 @@ def test_compiled_dots_give_the_interpreters_bits(t: str, flush: bool, data: st.
 
 @pytest.mark.parametrize("t", TYPES)
 def test_the_dot_loops_compile(t: str) -> None:
-    module = _module(t)
-    instr = next(i for i in module.entry.instructions if i.opcode.text == "while")
-    source = loop_tier.loop_source(module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True)
-    assert source is not None
-    args = [
-        np.array(0, np.int32),
-        *(np.ones(N, source.state[1].element_type.numpy_dtype),) * 2,
-        *_zeros(module),
-    ]
-    hlo.run(module, *args, jit="eager")
-    assert loop_tier._kernels[source.key].fn is not None
+    assert_loop_compiles(_module(t))
 
 
 def rnn_text(t: str, size: int, steps: int) -> str:

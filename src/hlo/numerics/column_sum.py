@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, Flush, _add, _chains, _sub
+from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, Flush, _add, _chains, _sub, kahan
 
 GROUP = 4  # rows
 BLOCK = 256  # rows: 16 sub-blocks of 4 groups
@@ -113,13 +113,7 @@ def _kernel(x: np.ndarray, flush: Flush) -> np.ndarray:
     if count:
         subs = _chains(_groups(x[:, : count * BLOCK], flush).reshape(s, count, -1, GROUP, cols), flush)
         blocks = _in_order(subs, flush)  # [s, count, cols]
-        for k in range(count):  # Kahan's compensated sum, column by column
-            b = blocks[:, k]
-            y = _sub(b, c, flush)
-            t = _add(total, y, flush)
-            c = _sub(_sub(t, total, flush), y, flush)
-            total = t
-            plain = _add(plain, b, flush)
+        total, c, plain = kahan(blocks, zeros, flush)  # column by column
     tail = zeros
     rest = x[:, count * BLOCK :]
     if rest.shape[1]:

@@ -89,23 +89,31 @@ def _sub(a: np.ndarray, b: np.ndarray, flush: Flush) -> np.ndarray:
     return a - b if flush is None else flush(a - b)
 
 
+def kahan(blocks: np.ndarray, zeros: np.ndarray, flush: Flush) -> tuple[np.ndarray, ...]:
+    """The blocks ([results, count, ...]) joined by Kahan's compensated sum, block by block
+    (sequential by nature, vectorized over the rest): the sum, its compensation, and the plain
+    sum of the blocks (the result where the compensation meets inf - inf)."""
+    s, c, plain = zeros, zeros, zeros
+    for k in range(blocks.shape[1]):
+        b = blocks[:, k]
+        y = _sub(b, c, flush)
+        t = _add(s, y, flush)
+        c = _sub(_sub(t, s, flush), y, flush)
+        s = t
+        plain = _add(plain, b, flush)
+    return s, c, plain
+
+
 def _kernel(rows: np.ndarray, flush: Flush) -> np.ndarray:
     """[results, n] -> [results], one kernel run per result."""
     results, n = rows.shape
     width = VECTOR_BYTES // rows.dtype.itemsize
     count = n // BLOCK
     zeros = np.zeros((results, width), rows.dtype)
-    s, c = zeros, zeros
-    plain = zeros
+    s = c = plain = zeros
     if count:
         blocks = _full_blocks(rows[:, : count * BLOCK].reshape(results, count, BLOCK), width, flush)
-        for k in range(count):  # Kahan's compensated sum, lane by lane (sequential by nature)
-            b = blocks[:, k]
-            y = _sub(b, c, flush)
-            t = _add(s, y, flush)
-            c = _sub(_sub(t, s, flush), y, flush)
-            s = t
-            plain = _add(plain, b, flush)
+        s, c, plain = kahan(blocks, zeros, flush)
     tail = _partial_block(rows[:, count * BLOCK :], width, flush) if n > count * BLOCK else zeros
     lanes = _add(s, _sub(tail, c, flush), flush)
     bad = ~np.isfinite(lanes)
