@@ -1,0 +1,123 @@
+"""Float max/min reduces in the way of XLA:CPU's vectorized reduce kernel. XLA:CPU (jaxlib
+0.10.2) hands an f32/f64 reduce whose reducer is a plain maximum or minimum to YNNPACK, as it
+does sums (hlo.numerics.vector_sum), when the operand or the result has at least 4096 elements.
+That kernel compares with the CPU's max/min instructions, which are not NaN-propagating and do
+not order -0 below +0: `step(a, b)` is `a if a > b else b` for max (`a < b` for min), so a NaN
+or a tie of zeros gives `b`. The rule below was read off XLA:CPU's results
+(tests/golden/ops/exact_vector_extremes.npz, made by tools/make_exactness_fixtures.py, family
+vector_extremes) for reductions over the trailing dimensions:
+
+- per result, the reduced elements (row-major) are cut into vectors of W lanes (64 bytes: 16
+  f32 or 8 f64), the last one padded with -inf for max (+inf for min);
+- each lane folds its elements in order from the first: `acc = step(acc, x)`. A NaN becomes the
+  lane's value and the next element of the lane replaces it (all the lane's earlier elements
+  are lost); a tie of zeros takes the later one;
+- the lanes are halved (lane i = step(lane i, lane i + W/2), ...) to one value, so a NaN
+  survives only in the last lane;
+- the result is `step(value, init)`: a NaN value gives the init value, a tie with it the init.
+When at most 3 results are reduced and each has more than 128 KiB of elements, the elements
+are first cut into chunks (as many whole slices of the first reduced dimension as fit in 128 KiB,
+at least one; one element is such a slice when one dimension is reduced), each reduced to a
+value as above, and the chunks' values are reduced again as one row.
+Without NaN and zero results no tie or NaN can show: the plain NumPy extreme is taken then, the
+rule only for the results that need it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+MIN_ELEMENTS = 4096  # below this XLA:CPU keeps the reduce to itself
+VECTOR_BYTES = 64
+CHUNK_BYTES = 128 << 10
+SPLIT_RESULTS = 3  # up to this many results, long reductions are cut into chunks first
+
+Flush = Callable[[np.ndarray], np.ndarray] | None
+
+
+def applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
+    """Whether XLA:CPU runs this max/min reduce in the vector kernel (and it is modelled)."""
+    if dtype not in (np.dtype(np.float32), np.dtype(np.float64)) or not axes:
+        return False
+    rank = len(shape)
+    if sorted(axes) != list(range(rank - len(axes), rank)):
+        return False  # reductions over leading or inner dimensions: not modelled yet
+    size = int(np.prod(shape, dtype=np.int64))
+    results = int(np.prod(shape[: rank - len(axes)], dtype=np.int64))
+    return max(size, results) >= MIN_ELEMENTS
+
+
+def step(a: np.ndarray, b: np.ndarray, is_max: bool) -> np.ndarray:
+    """The CPU's max/min instruction: `b` unless `a` is strictly beyond it (NaN and ties: `b`)."""
+    return np.where(a > b, a, b) if is_max else np.where(a < b, a, b)
+
+
+def vector_extreme(
+    x: np.ndarray, init: np.ndarray, axes: Sequence[int], is_max: bool, flush: Flush
+) -> np.ndarray:
+    """Reduce the trailing `axes` of `x` (f32 or f64) by max or min, as the vector kernel does."""
+    lead = x.shape[: x.ndim - len(axes)]
+    rows = np.ascontiguousarray(x).reshape(int(np.prod(lead, dtype=np.int64)), -1)
+    start = init.astype(x.dtype)
+    plain = (np.maximum if is_max else np.minimum).reduce(rows, axis=1)
+    if flush is not None:
+        plain = flush(plain)
+    # A NaN anywhere makes the plain extreme NaN; a zero extreme may hide a tie of signs
+    odd = np.isnan(plain) | (plain == 0)
+    if odd.any():
+        picked = rows[odd] if flush is None else flush(rows[odd])
+        split = rows.shape[0] <= SPLIT_RESULTS
+        inner = int(np.prod(x.shape[x.ndim - len(axes) + 1 :], dtype=np.int64))
+        plain[odd] = _reduce(picked, inner, split, is_max)
+    result = step(plain, start, is_max)
+    if flush is not None:
+        result = flush(result)
+    return result.astype(x.dtype, copy=False).reshape(lead)
+
+
+def _reduce(rows: np.ndarray, inner: int, split: bool, is_max: bool) -> np.ndarray:
+    """[results, n] -> [results] by the kernel's rule, through chunks when `split`."""
+    n = rows.shape[1]
+    chunk = CHUNK_BYTES // rows.dtype.itemsize
+    if not split or n <= chunk:
+        return _kernel(rows, is_max)
+    size = max(1, chunk // inner) * inner  # whole rows of the reduced dimensions but the first
+    parts = [_kernel(rows[:, i : i + size], is_max) for i in range(0, n, size)]
+    return _kernel(np.stack(parts, axis=1), is_max)
+
+
+def _kernel(rows: np.ndarray, is_max: bool) -> np.ndarray:
+    """[results, n] -> [results]: lanes folded in order, then halved."""
+    results, n = rows.shape
+    lanes = VECTOR_BYTES // rows.dtype.itemsize
+    vectors = -(-n // lanes)
+    fill = -np.inf if is_max else np.inf
+    if vectors * lanes != n:
+        padded = np.full((results, vectors * lanes), fill, rows.dtype)
+        padded[:, :n] = rows
+        rows = padded
+    v = rows.reshape(results, vectors, lanes)
+    lane = _fold_lanes(v, is_max, fill)
+    while lane.shape[1] > 1:
+        half = lane.shape[1] // 2
+        lane = step(lane[:, :half], lane[:, half:], is_max)
+    return lane[:, 0]
+
+
+def _fold_lanes(v: np.ndarray, is_max: bool, fill: float) -> np.ndarray:
+    """[results, vectors, lanes] -> [results, lanes]: `acc = step(acc, x)` down each lane. Only
+    the elements after a lane's last NaN count (NaN itself if that is the lane's last element),
+    and of those the last one equal to their extreme (the sign of a tie of zeros)."""
+    vectors = v.shape[1]
+    nan = np.isnan(v)
+    backwards = nan[:, ::-1, :]
+    last_nan = np.where(backwards.any(axis=1), vectors - 1 - backwards.argmax(axis=1), -1)
+    live = np.arange(vectors)[None, :, None] > last_nan[:, None, :]
+    masked = np.where(live, v, fill)
+    extreme = masked.max(axis=1) if is_max else masked.min(axis=1)
+    equal = live & (v == extreme[:, None, :])
+    last = vectors - 1 - equal[:, ::-1, :].argmax(axis=1)
+    out = np.take_along_axis(v, last[:, None, :], axis=1)[:, 0, :]
+    return np.where(last_nan == vectors - 1, v[:, -1, :], out)  # the NaN itself
