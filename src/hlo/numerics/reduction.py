@@ -17,6 +17,7 @@ from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from . import column_sum, numerics, subnormals, vector_extreme
+from .column_extreme import column_extreme
 from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .context import KernelContext
 from .ordered_fold import fold_in_order
@@ -117,11 +118,14 @@ def _vector_kernel(
         flat = x.reshape([n for n in x.shape if n != 1])
     software = flush if flush is not None and not subnormals.active() else None
     if picks is not None:
-        if not vector_extreme.applies(flat.dtype, flat.shape, axes):
-            return None
         is_max = picks.opcode is Opcode.MAXIMUM
-        # flushed in software even when the CPU flushes: the kernel's selects do no arithmetic
-        result = vector_extreme.vector_extreme(flat, init, axes, is_max, flush)
+        # flushed in software even when the CPU flushes: the kernels' selects do no arithmetic
+        if vector_extreme.applies(flat.dtype, flat.shape, axes):
+            result = vector_extreme.vector_extreme(flat, init, axes, is_max, flush)
+        elif column_sum.applies(flat.dtype, flat.shape, axes):  # the strided kernel
+            result = column_extreme(flat, init, axes, is_max, flush)
+        else:
+            return None
     elif vector_applies(flat.dtype, flat.shape, axes):  # the contiguous kernel
         result = vector_sum(flat, init, axes, software)
     elif column_sum.applies(flat.dtype, flat.shape, axes):  # the strided kernel
