@@ -119,6 +119,9 @@ def _vector_kernel(
     software = flush if flush is not None and not subnormals.active() else None
     if picks is not None:
         is_max = picks.opcode is Opcode.MAXIMUM
+        results = x.size // max(int(np.prod([x.shape[d] for d in dims], dtype=np.int64)), 1)
+        if vector_extreme.narrow_applies(x.dtype, x.size, results):
+            return vector_extreme.narrow_extreme(x, init, dims, is_max)
         # flushed in software even when the CPU flushes: the kernels' selects do no arithmetic
         if vector_extreme.applies(flat.dtype, flat.shape, axes):
             result = vector_extreme.vector_extreme(flat, init, axes, is_max, flush)

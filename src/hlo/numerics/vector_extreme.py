@@ -121,3 +121,36 @@ def _fold_lanes(v: np.ndarray, is_max: bool, fill: float) -> np.ndarray:
     last = vectors - 1 - equal[:, ::-1, :].argmax(axis=1)
     out = np.take_along_axis(v, last[:, None, :], axis=1)[:, 0, :]
     return np.where(last_nan == vectors - 1, v[:, -1, :], out)  # the NaN itself
+
+
+def narrow_applies(dtype: np.dtype, size: int, results: int) -> bool:
+    """Whether XLA:CPU hands a bf16/f16 max/min reduce to the vector kernel: at least 4096
+    elements in the operand or the result, over any dimensions."""
+    return dtype.itemsize == 2 and dtype.kind in "fV" and max(size, results) >= MIN_ELEMENTS
+
+
+def narrow_extreme(x: np.ndarray, init: np.ndarray, axes: Sequence[int], is_max: bool) -> np.ndarray:
+    """A bf16/f16 max/min reduce as the vector kernel does it: by the total order of the bits
+    read as sign-magnitude integers (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN), the
+    init value included. So a positive NaN wins a max and loses a min, a negative NaN the
+    reverse, and subnormals are kept (no flushing). Read off XLA:CPU's results (the
+    vector_extremes fixtures); any order gives the same bits."""
+    bits = x.view(np.uint16)
+    key = _order_key(bits)
+    kept = [d for d in range(x.ndim) if d not in axes]
+    flat_key = np.transpose(key, [*kept, *axes]).reshape(int(np.prod([x.shape[d] for d in kept])), -1)
+    flat_bits = np.transpose(bits, [*kept, *axes]).reshape(flat_key.shape)
+    best = flat_key.argmax(axis=1) if is_max else flat_key.argmin(axis=1)
+    rows = np.arange(flat_key.shape[0])
+    value, value_key = flat_bits[rows, best], flat_key[rows, best]
+    start = np.asarray(init).astype(x.dtype).reshape(1).view(np.uint16)
+    start_key = _order_key(start)[0]
+    wins = value_key > start_key if is_max else value_key < start_key  # a tie: the same bits
+    out = np.where(wins, value, start[0])
+    return out.view(x.dtype).reshape([x.shape[d] for d in kept])
+
+
+def _order_key(bits: np.ndarray) -> np.ndarray:
+    """uint16 float bits -> int32 keys in the total order above."""
+    b = bits.astype(np.int32)
+    return np.where(b & 0x8000, -(b & 0x7FFF) - 1, b)
