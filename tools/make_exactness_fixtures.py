@@ -525,8 +525,9 @@ def family_vector_extremes() -> Iterator[Case]:
     propagate NaN nor order -0 below +0: NaN at every class of position, ties of zeros, ties
     with the init value (-inf, +-0, 1, inf, NaN), infinities, subnormals; rows of 4096 to 2^20
     with and without chunks, several results, several dimensions; columns (groups of 4 rows, a
-    partial last group, chunks of rows, rows longer than a chunk). Also the reduces that stay
-    with XLA:CPU's own code: bf16/f16, a reducer with swapped operands, variadic reduces."""
+    partial last group, chunks of rows, rows longer than a chunk); dimensions that are not
+    consecutive (slices merged keeping the first); bf16/f16 (a total order of the bits); a
+    reducer with swapped operands; jax's argmax (a variadic reduce, not the kernel)."""
     rng = np.random.default_rng(43)
     for t in ("f32", "f64"):
         for n in (4096, 4097, 4111, 5000, 8192, 16385):
@@ -547,7 +548,9 @@ def family_vector_extremes() -> Iterator[Case]:
     cols = [("f32", (512, 8), "0"), ("f32", (3, 1400), "0"), ("f32", (6, 1400), "0"), ("f32", (7, 1000), "0"),
             ("f64", (600, 170), "0"), ("f32", (3, 33000), "0"), ("f64", (5, 16500), "0"), ("f32", (8300, 4), "0"),
             ("f32", (2, 30, 40, 6), "1,2"), ("f32", (3, 700, 7), "1"), ("f32", (4097, 2), "0"), ("f32", (40, 50, 8), "0,1")]  # fmt: skip
-    for t, shape, dims in rows + cols:
+    split = [("f32", (40, 30, 8), "0,2"), ("f32", (3, 40, 50), "0,2"), ("f32", (3, 4, 5, 6, 70), "0,2,4"),
+             ("f64", (4, 30, 40), "0,2"), ("f32", (2, 2, 2, 3000), "1,3")]  # fmt: skip
+    for t, shape, dims in rows + cols + split:
         marks = min(64, max(2, int(np.prod(shape)) // 2000))
         for op in ("maximum", "minimum"):
             for init in ("-inf", "-0.0") if shape[0] != 1 << 20 else ("-inf",):
@@ -581,12 +584,13 @@ def family_vector_extremes() -> Iterator[Case]:
 
 def family_unmodelled_extremes() -> Iterator[Case]:
     """Max/min reduces where hlo is known to part from XLA:CPU (written outside tests/golden/ops,
-    run by tests/test_vector_extreme.py as strict xfails): f32 reduces of 4096+ elements over
-    dimensions that are not consecutive (the vector kernel cuts them by a rule not modelled), and
+    run by tests/test_vector_extreme.py as strict xfails): f32 reduces over dimensions that are
+    not consecutive with at most 3 results of more than 128 KiB (cut into chunks by a rule not
+    modelled), and
     variadic reduces of independent max/min components (XLA:CPU's own vectorized loop: a NaN is
     dropped in some positions, a tie of zeros in a min goes by position)."""
     rng = np.random.default_rng(47)
-    for shape in ((40, 30, 8), (3, 40, 50)):
+    for shape in ((50, 2, 3000), (20, 3, 5000)):
         for op in ("maximum", "minimum"):
             yield (
                 _extreme_of("f32", shape, "0,2", "-0.0", op),

@@ -127,6 +127,8 @@ def _vector_kernel(
             result = vector_extreme.vector_extreme(flat, init, axes, is_max, flush)
         elif column_sum.applies(flat.dtype, flat.shape, axes):  # the strided kernel
             result = column_extreme(flat, init, axes, is_max, flush)
+        elif vector_extreme.split_applies(flat.dtype, flat.shape, axes):
+            result = vector_extreme.split_extreme(flat, init, axes, is_max, flush)
         else:
             return None
     elif vector_applies(flat.dtype, flat.shape, axes):  # the contiguous kernel
