@@ -586,9 +586,8 @@ def family_unmodelled_extremes() -> Iterator[Case]:
     """Max/min reduces where hlo is known to part from XLA:CPU (written outside tests/golden/ops,
     run by tests/test_vector_extreme.py as strict xfails): f32 reduces over dimensions that are
     not consecutive with at most 3 results of more than 128 KiB (cut into chunks by a rule not
-    modelled), and
-    variadic reduces of independent max/min components (XLA:CPU's own vectorized loop: a NaN is
-    dropped in some positions, a tie of zeros in a min goes by position)."""
+    modelled), and variadic reduces of independent max/min components of 8192 elements
+    (XLA:CPU's own vectorized loop: a NaN is dropped in some positions)."""
     rng = np.random.default_rng(47)
     for shape in ((50, 2, 3000), (20, 3, 5000)):
         for op in ("maximum", "minimum"):
