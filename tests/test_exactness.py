@@ -121,7 +121,7 @@ def test_scaled_dot_scalar_scale_leaves_the_operand_and_types_round():
     assert got.ravel().tolist() == [4.0, -1.5]  # the scale itself is bf16: 1 + 2^-10 rounds to 1
 
 
-@pytest.mark.parametrize("family", ["exact_vector_sums", "exact_column_sums"])
+@pytest.mark.parametrize("family", ["exact_vector_sums", "exact_column_sums", "exact_vector_extremes"])
 def test_vector_kernel_order_does_not_depend_on_the_isa(family):
     """The vector kernels' order (hlo.numerics.vector_sum, column_sum) was read off XLA:CPU on an
     AVX-512 machine; the fixture's maker replays every case with XLA:CPU limited to AVX2 and to

@@ -483,6 +483,131 @@ def family_long_reduces() -> Iterator[Case]:
             yield _sum_of(t, shape, dims, "1", comp), [x], [t, t], True
 
 
+def _extreme_of(t: str, shape: tuple[int, ...], dims: str, init: str, op: str) -> str:
+    return _sum_of(t, shape, dims, init, _computation("f", t, f"{op}(p, q)"))
+
+
+def _marked(t: str, shape: tuple[int, ...], rng: np.random.Generator, marks: int) -> np.ndarray:
+    """-0s with some +0s and a few NaNs, infinities, ones and fives: every NaN rule and every
+    tie of zeros shows, and the arrays compress well."""
+    dtype = DTYPES[t]
+    x = np.full(shape, -0.0)
+    flat = x.reshape(-1)
+    flat[rng.integers(0, flat.size, min(2000, max(4, flat.size // 64)))] = 0.0
+    for v in (np.nan, 5.0, -5.0, np.inf, -np.inf, 1.0):
+        flat[rng.integers(0, flat.size, marks)] = v
+    return x.astype(dtype)
+
+
+def _positions(t: str, n: int, rows: int, rng: np.random.Generator) -> np.ndarray:
+    """Rows of `n`: row k has a NaN at a position of every class (first, each lane of the first
+    and last vectors, a vector's last lane, the last element, the padded tail) and a 5 or a +0
+    (in -0s) before or after it, in its lane or not."""
+    lanes = 64 // np.dtype(DTYPES[t]).itemsize
+    classes = sorted({0, 1, lanes - 1, lanes, 2 * lanes - 1, n // 2, n - lanes - 1, n - lanes, n - 2, n - 1,
+                      (n // lanes) * lanes - 1, (n // lanes) * lanes, n - n % lanes - lanes} - {n})  # fmt: skip
+    x = np.full((rows, n), -0.0)
+    for k in range(rows):
+        b = classes[k % len(classes)]
+        a = int(np.clip(b + rng.choice([-lanes, -2 * lanes, -1, 1, lanes, -b]), 0, n - 1))
+        if a != b:
+            x[k, a] = 5.0 if k % 3 else 0.0
+        if k % 4 != 3:  # some rows without NaN: the ties of zeros alone
+            x[k, b] = np.nan
+        elif k % 8 == 7:
+            x[k, b] = 0.0
+    return x.astype(DTYPES[t])
+
+
+def family_vector_extremes() -> Iterator[Case]:
+    """Float max/min reduces that XLA:CPU hands to its vector kernels (f32 and f64, 4096+
+    elements; hlo.numerics.vector_extreme and column_extreme), whose max/min instructions do not
+    propagate NaN nor order -0 below +0: NaN at every class of position, ties of zeros, ties
+    with the init value (-inf, +-0, 1, inf, NaN), infinities, subnormals; rows of 4096 to 2^20
+    with and without chunks, several results, several dimensions; columns (groups of 4 rows, a
+    partial last group, chunks of rows, rows longer than a chunk); dimensions that are not
+    consecutive (slices merged keeping the first); bf16/f16 (a total order of the bits); a
+    reducer with swapped operands; jax's argmax (a variadic reduce, not the kernel)."""
+    rng = np.random.default_rng(43)
+    for t in ("f32", "f64"):
+        for n in (4096, 4097, 4111, 5000, 8192, 16385):
+            for op in ("maximum", "minimum"):
+                x = _positions(t, n, 26, rng)
+                init = "-inf" if op == "maximum" else "inf"
+                yield _extreme_of(t, (26, n), "1", init, op), [x], [t, t], True
+                if op == "minimum":
+                    yield _extreme_of(t, (26, n), "1", "inf", op), [-x], [t, t], True
+        for n in (4096, 5000, 70000 if t == "f32" else 40000):
+            for op in ("maximum", "minimum"):
+                for init in ("-inf", "inf", "0", "-0.0", "1", "nan"):
+                    yield _extreme_of(t, (n,), "0", init, op), [_marked(t, (n,), rng, 3)], [t, t], True
+    rows = [("f32", (3, 40000), "1"), ("f32", (2, 3, 20000), "1,2"), ("f32", (1, 3, 40000), "1,2"),
+            ("f32", (2, 4, 3, 3000), "1,2,3"), ("f32", (300, 200), "0,1"), ("f64", (3, 17000), "1"),
+            ("f32", (4096, 3), "1"), ("f32", (8, 512), "1"), ("f32", (4, 5000, 1), "1,2"), ("f32", (64, 64), "0,1"),
+            ("f32", (1 << 20,), "0"), ("f64", (1 << 20,), "0")]  # fmt: skip
+    cols = [("f32", (512, 8), "0"), ("f32", (3, 1400), "0"), ("f32", (6, 1400), "0"), ("f32", (7, 1000), "0"),
+            ("f64", (600, 170), "0"), ("f32", (3, 33000), "0"), ("f64", (5, 16500), "0"), ("f32", (8300, 4), "0"),
+            ("f32", (2, 30, 40, 6), "1,2"), ("f32", (3, 700, 7), "1"), ("f32", (4097, 2), "0"), ("f32", (40, 50, 8), "0,1")]  # fmt: skip
+    split = [("f32", (40, 30, 8), "0,2"), ("f32", (3, 40, 50), "0,2"), ("f32", (3, 4, 5, 6, 70), "0,2,4"),
+             ("f64", (4, 30, 40), "0,2"), ("f32", (2, 2, 2, 3000), "1,3")]  # fmt: skip
+    for t, shape, dims in rows + cols + split:
+        marks = min(64, max(2, int(np.prod(shape)) // 2000))
+        for op in ("maximum", "minimum"):
+            for init in ("-inf", "-0.0") if shape[0] != 1 << 20 else ("-inf",):
+                yield _extreme_of(t, shape, dims, init, op), [_marked(t, shape, rng, marks)], [t, t], True
+            zeros = np.full(shape, -0.0, DTYPES[t])  # ties only
+            zeros.reshape(-1)[rng.integers(0, zeros.size, min(2000, max(4, zeros.size // 64)))] = 0.0
+            yield _extreme_of(t, shape, dims, "0", op), [zeros], [t, t], True
+    for t in ("f32", "f64"):
+        tiny = 1e-40 if t == "f32" else 1e-310
+        for op in ("maximum", "minimum"):
+            x = np.full((8, 4096), -0.0)
+            x[:, ::97] = tiny
+            x[1::2, ::89] = -tiny
+            x[2, 4095], x[3, 100], x[4, 116], x[5, 0] = np.nan, 0.0, np.nan, 1.0
+            yield _extreme_of(t, (8, 4096), "1", "-inf", op), [x.astype(DTYPES[t])], [t, t], True
+            yield _extreme_of(t, (4096, 8), "0", "-0.0", op), [x.T.copy().astype(DTYPES[t])], [t, t], True
+    for t in ("bf16", "f16"):  # XLA:CPU's tree rewrite: NaN propagates, -0 below +0
+        for op in ("maximum", "minimum"):
+            yield _extreme_of(t, (4, 8192), "1", "-inf", op), [_positions(t, 8192, 4, rng)], [t, t], True
+    swapped = _sum_of("f32", (26, 8192), "1", "-inf", _computation("f", "f32", "maximum(q, p)"))
+    yield swapped, [_positions("f32", 8192, 26, rng)], ["f32", "f32"], True
+    argmax = _with(
+        _ARGMAX.format(t="f32", tie="LT"),
+        "  x = f32[8,8192] parameter(0)\n  i = s32[8,8192] iota(), iota_dimension=1\n  z = f32[] constant(-inf)\n"
+        "  c = s32[] constant(0)\n  v = (f32[8], s32[8]) reduce(x, i, z, c), dimensions={1}, to_apply=argmax\n"
+        "  ROOT r = s32[8] get-tuple-element(v), index=1",
+    )
+    # jax's argmax: not the vector kernel
+    yield argmax, [_positions("f32", 8192, 8, rng)], ["f32", "s32"], True
+
+
+def family_unmodelled_extremes() -> Iterator[Case]:
+    """Max/min reduces where hlo is known to part from XLA:CPU (written outside tests/golden/ops,
+    run by tests/test_vector_extreme.py as strict xfails): f32 reduces over dimensions that are
+    not consecutive with at most 3 results of more than 128 KiB (cut into chunks by a rule not
+    modelled), and variadic reduces of independent max/min components of 8192 elements
+    (XLA:CPU's own vectorized loop: a NaN is dropped in some positions)."""
+    rng = np.random.default_rng(47)
+    for shape in ((50, 2, 3000), (20, 3, 5000)):
+        for op in ("maximum", "minimum"):
+            yield (
+                _extreme_of("f32", shape, "0,2", "-0.0", op),
+                [_marked("f32", shape, rng, 8)],
+                ["f32", "f32"],
+                True,
+            )
+    variadic = _with(
+        "f {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n  r = f32[] parameter(2)\n  s = f32[] parameter(3)\n"
+        "  a = f32[] maximum(p, r)\n  b = f32[] minimum(q, s)\n  ROOT t = (f32[], f32[]) tuple(a, b)\n}\n\n",
+        "  x = f32[8,8192] parameter(0)\n  y = f32[8,8192] parameter(1)\n  z = f32[] constant(-inf)\n  w = f32[] constant(inf)\n"
+        "  v = (f32[8], f32[8]) reduce(x, y, z, w), dimensions={1}, to_apply=f\n  ROOT r = f32[8] get-tuple-element(v), index={i}",
+    )
+    for i in (0, 1):  # not the vector kernel: XLA:CPU's own vectorized loop
+        xs = _positions("f32", 8192, 8, rng)
+        yield variadic.replace("{i}", str(i)), [xs, xs[::-1].copy()], ["f32", "f32", "f32"], True
+
+
 def replay_under_isa(path: Path, isa: str) -> int:
     """Run every case of fixture `path` on XLA:CPU in a child process limited to `isa` by
     --xla_cpu_max_isa; the number of cases whose bits differ from the fixture's."""
@@ -693,15 +818,17 @@ FAMILIES = {
     "long_reduces": family_long_reduces,
     "subnormal_ties": family_subnormal_ties,
     "top_k": family_top_k,
+    "vector_extremes": family_vector_extremes,
+    "unmodelled_extremes": family_unmodelled_extremes,
 }
 
 
 def main(names: list[str]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for name in names or list(FAMILIES):
-        path = OUT / f"exact_{name}.npz"
+        path = (OUT.parent if name.startswith("unmodelled") else OUT) / f"exact_{name}.npz"  # not run as ops
         write_family(path, FAMILIES[name]())
-        if name in ("vector_sums", "column_sums"):  # record where the kernels' order came from
+        if name in ("vector_sums", "column_sums", "vector_extremes"):  # where the kernels' order came from
             same = [isa for isa in ("AVX2", "SSE4_2") if replay_under_isa(path, isa) == 0]
             print(f"  the same bits under --xla_cpu_max_isa: {same}")
             with np.load(path) as d:

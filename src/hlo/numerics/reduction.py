@@ -16,7 +16,8 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import column_sum, numerics, subnormals
+from . import column_sum, numerics, subnormals, vector_extreme
+from .column_extreme import column_extreme
 from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .context import KernelContext
 from .ordered_fold import fold_in_order
@@ -63,11 +64,12 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
         step = _step(reducer, flush) if reducer is not None else lifted(ctx, name, instr.opcode.text)
         extreme = _extreme(reducer, flush) if instr.shape.element_type.is_floating_point else None
         adds = reducer is not None and reducer.opcode is Opcode.ADD
+        picks = reducer is not None and reducer.opcode in (Opcode.MAXIMUM, Opcode.MINIMUM)
 
         def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
             x = values[0]
-            if adds:
-                vector = _vector_kernel(x, inits[0], dims, flush)
+            if adds or picks:
+                vector = _vector_kernel(x, inits[0], dims, flush, None if adds else reducer)
                 if vector is not None:
                     return (vector,)
             fast = extreme(x, inits[0], dims) if extreme is not None else None
@@ -99,18 +101,37 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
 
 
 def _vector_kernel(
-    x: np.ndarray, init: np.ndarray, dims: tuple[int, ...], flush: Callable[..., Any] | None
+    x: np.ndarray,
+    init: np.ndarray,
+    dims: tuple[int, ...],
+    flush: Callable[..., Any] | None,
+    picks: Reducer | None = None,
 ) -> np.ndarray | None:
-    """A float add-reduce that XLA:CPU hands to its vector kernels, in their order (None if it
-    does not). Their drivers drop dimensions of size 1 first, so a sum over the leading dimension
-    of [n, 1] is a trailing sum there."""
+    """A float add-reduce (or, with `picks`, max/min reduce) that XLA:CPU hands to its vector
+    kernels, in their order (None if it does not or it is not modelled). Their drivers drop
+    dimensions of size 1 first, so a sum over the leading dimension of [n, 1] is a trailing sum
+    there."""
     if not any(n == 1 for n in x.shape):
         flat, axes = x, dims
     else:
         axes = tuple(sum(1 for e in range(d) if x.shape[e] != 1) for d in dims if x.shape[d] != 1)
         flat = x.reshape([n for n in x.shape if n != 1])
     software = flush if flush is not None and not subnormals.active() else None
-    if vector_applies(flat.dtype, flat.shape, axes):  # the contiguous kernel
+    if picks is not None:
+        is_max = picks.opcode is Opcode.MAXIMUM
+        results = x.size // max(int(np.prod([x.shape[d] for d in dims], dtype=np.int64)), 1)
+        if vector_extreme.narrow_applies(x.dtype, x.size, results):
+            return vector_extreme.narrow_extreme(x, init, dims, is_max)
+        # flushed in software even when the CPU flushes: the kernels' selects do no arithmetic
+        if vector_extreme.applies(flat.dtype, flat.shape, axes):
+            result = vector_extreme.vector_extreme(flat, init, axes, is_max, flush)
+        elif column_sum.applies(flat.dtype, flat.shape, axes):  # the strided kernel
+            result = column_extreme(flat, init, axes, is_max, flush)
+        elif vector_extreme.split_applies(flat.dtype, flat.shape, axes):
+            result = vector_extreme.split_extreme(flat, init, axes, is_max, flush)
+        else:
+            return None
+    elif vector_applies(flat.dtype, flat.shape, axes):  # the contiguous kernel
         result = vector_sum(flat, init, axes, software)
     elif column_sum.applies(flat.dtype, flat.shape, axes):  # the strided kernel
         result = column_sum.column_sum(flat, init, axes, software)
