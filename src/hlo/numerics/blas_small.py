@@ -3,7 +3,8 @@ m*n*k = 262,144 on, and its threads wait for each other by spinning: when anothe
 the second core, every small product waits for a thread that is not running (measured with the
 machine busy: a [32,128,64] x [32,64,128] batched product 161 ms on two threads, 0.87 ms on
 one; benchmarks/RESULTS.md, step 5). Products too small to gain from a second thread run on
-one. Only when this thread's device has all the cores: with several devices the runtime has
+one (larger products keep both threads: a quiet machine gains from them, a busy one may
+not). Only when this thread's device has all the cores: with several devices the runtime has
 already given each its share (runtime/blas_threads.py), and the thread count is the process's.
 """
 
@@ -16,7 +17,10 @@ from typing import Any
 from . import threads
 
 OPENBLAS_SPLITS = 1 << 18  # m*n*k from which OpenBLAS uses several threads
-SMALL = 1 << 29  # m*n*k below which products run on one thread (RESULTS.md, step 5)
+# m*n*k below which products run on one thread: from 2^22 on a second thread pays on a quiet
+# machine (1.3-2x; 2^29 cost the transformer step 1.35x there), below it gains nothing even
+# then (a [32,128,64] x [32,64,128] batch: 0.98 ms on one thread, 1.8 ms on two); RESULTS.md
+SMALL = 1 << 22
 
 _LIBS: list[list[Any]] = []  # NumPy's BLAS (threadpoolctl controllers), found once
 
