@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import hlo
 from hlo.numerics import loop_tier
+from hlo.runtime import Executable
 from test_engine_programs import RUNNING, leaves, load
 
 numba = pytest.importorskip("numba")
@@ -289,10 +290,7 @@ def test_without_numba_the_interpreter_runs(monkeypatch: pytest.MonkeyPatch) -> 
     assert loop_tier.for_while(instr, plan_context) is None  # type: ignore[arg-type]
 
 
-def test_auto_switches_to_compiled_code_between_iterations(monkeypatch: pytest.MonkeyPatch) -> None:
-    """jit="auto": the interpreter starts; after the loop proves hot the compiled loop takes the
-    state over (the same bits as the interpreter all the way)."""
-    monkeypatch.setattr(loop_tier, "HOT_ITERATIONS", 2)
+def _hot_loop() -> tuple[hlo.Module, list[np.ndarray]]:
     module = hlo.parse_module(loop_text("f32", ["multiply", "sine", "add"], 3000))
     args = [
         np.array(0, np.int32),
@@ -300,7 +298,48 @@ def test_auto_switches_to_compiled_code_between_iterations(monkeypatch: pytest.M
         np.linspace(-1, 1, N, dtype=np.float32),
         *zeros_after_three(module),
     ]
-    assert_same_bits(hlo.run(module, *args, jit="off"), hlo.run(module, *args, jit="auto"))
+    return module, args
+
+
+def _started(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Kernel starts, recorded; each compiles at once (not in the background), so that the
+    switch happens at the iteration the loop proved hot."""
+    starts: list[int] = []
+    start = loop_tier._Kernel.start
+    monkeypatch.setattr(loop_tier, "_kernels", {})  # (not the kernels other tests compiled)
+
+    def at_once(kernel: loop_tier._Kernel, state: object, background: bool) -> None:
+        starts.append(1)
+        start(kernel, state, background=False)
+
+    monkeypatch.setattr(loop_tier._Kernel, "start", at_once)
+    return starts
+
+
+def test_auto_switches_to_compiled_code_between_iterations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """jit="auto": the interpreter starts; after the loop proves hot (here within a first run
+    counted as long) the compiled loop takes the state over, the same bits all the way."""
+    monkeypatch.setattr(loop_tier, "HOT_ITERATIONS", 2)
+    monkeypatch.setattr(loop_tier, "LONG_SECONDS", 0.0)
+    starts = _started(monkeypatch)
+    module, args = _hot_loop()
+    expected = hlo.run(module, *args, jit="off")
+    assert_same_bits(expected, hlo.run(module, *args, jit="auto"))
+    assert starts == [1]
+
+
+def test_the_first_run_of_a_loop_starts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first result is the interpreter's alone (no compilation, no disk-cache lookup
+    competing with it); the second run starts the compiled tier."""
+    monkeypatch.setattr(loop_tier, "HOT_ITERATIONS", 2)
+    starts = _started(monkeypatch)
+    module, args = _hot_loop()
+    executable = Executable(module, hlo.RunOptions(jit="auto"))
+    expected = hlo.run(module, *args, jit="off")
+    assert_same_bits(expected, executable(*args))
+    assert starts == []
+    assert_same_bits(expected, executable(*args))
+    assert starts == [1]
 
 
 def test_max_iterations_stops_a_compiled_loop_with_the_interpreters_error() -> None:

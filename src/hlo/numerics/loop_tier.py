@@ -36,6 +36,7 @@ FIRST_CHUNK = 1024  # iterations per call of the compiled loop, doubled while ca
 # many seconds (not at every iteration: that made each interpreted run of the while-loop workload
 # 40x slower for the 1-2 s of the compilation, and did not finish it sooner; RESULTS.md).
 YIELD_SECONDS = 0.0005
+LONG_SECONDS = 0.5  # a first run this long in the interpreter starts the compiled tier within it
 CHUNK_SECONDS = 0.05  # between calls the interpreter's condition runs: the run's deadline check
 
 
@@ -150,32 +151,40 @@ class CompiledLoop:
         self.spent = 0.0  # seconds this loop has run in the interpreter (until compiled)
         self.seen = 0.0  # when ready() last looked
         self.yielded = 0.0  # when the interpreter last let the compiling thread have the GIL
+        self.run, self.runs = -1.0, 0  # when the current run of the loop started; runs seen
 
     def ready(self, state: Any, count: int, started_at: float) -> bool:
-        """Whether the compiled loop should take over now (starting its compilation when the
-        loop has proved hot: iterations in this run, or time in the interpreter over all runs)."""
+        """Whether the compiled loop should take over now. Nothing starts in the loop's first
+        run (the first result is the interpreter's alone) unless that run is long; from the
+        second, the compilation starts once the loop proves hot (iterations in this run, or time
+        in the interpreter over all runs), and a kernel an earlier process compiled is loaded."""
         kernel = self.kernel
         if kernel.fn is None:
             if kernel.failed:
                 return False
             now = time.perf_counter()
+            if started_at != self.run:  # (a new run of the loop)
+                self.run, self.runs = started_at, self.runs + 1
             self.spent += now - max(self.seen, started_at)  # (threads may race: a rough sum)
             self.seen = now
-            hot = count >= HOT_ITERATIONS or self.spent >= HOT_SECONDS
             if not kernel.started:
+                if not self.eager and self.runs < 2 and self.spent < LONG_SECONDS:
+                    return False
                 if kernel.on_disk is None:
-                    kernel.on_disk = _marker(self.source).exists()
                     # (the lookup reads numba's version through importlib.metadata: 20-50 ms
-                    # that are not the interpreter's; counted, they made the first run of a
-                    # loop with a cached kernel yield the GIL at every iteration: 1.3-1.8 s)
+                    # that are not the interpreter's)
+                    kernel.on_disk = _marker(self.source).exists()
                     self.seen = time.perf_counter()
-                if not (self.eager or hot or kernel.on_disk):  # (a cached kernel loads at once)
+                hot = count >= HOT_ITERATIONS or self.spent >= HOT_SECONDS
+                if not (self.eager or hot or kernel.on_disk):
                     return False
                 kernel.start(_state_copy(state), background=not self.eager)
             if kernel.fn is None:
-                if self.spent >= HOT_SECONDS and now - self.yielded >= YIELD_SECONDS:
-                    # Let the compiling thread have the GIL: imports and the compiler release it
-                    # at every system call and would wait a switch interval (5 ms) each time.
+                # Let the compiling thread have the GIL: imports and the compiler release it at
+                # every system call and would wait a switch interval (5 ms) each time. A cached
+                # kernel loads in well under a second: at every iteration; a compilation takes
+                # seconds: once per YIELD_SECONDS, so that the interpreted runs go on meanwhile.
+                if now - self.yielded >= (0.0 if kernel.on_disk else YIELD_SECONDS):
                     time.sleep(0)
                     self.yielded = time.perf_counter()
                 return False
