@@ -53,10 +53,22 @@ def _cases() -> list[tuple[FftType, tuple[int, ...], int, type]]:
     ]
 
 
-@pytest.mark.parametrize("fallback", [False, True])
-def test_fft_bits_as_scipy_fft(fallback: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    if fallback:  # as where SciPy keeps the extension elsewhere: scipy.fft itself
+class _OtherSignature:
+    """An extension whose transforms take other arguments (another SciPy's)."""
+
+    def __getattr__(self, name: str) -> object:
+        def refuse(*args: object) -> None:
+            raise TypeError(f"{name}() takes other arguments")
+
+        return refuse
+
+
+@pytest.mark.parametrize("fallback", ["none", "missing", "other signature"])
+def test_fft_bits_as_scipy_fft(fallback: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if fallback == "missing":  # as where SciPy keeps the extension elsewhere: scipy.fft itself
         monkeypatch.setattr(pocketfft, "_loaded", [None])
+    elif fallback == "other signature":  # refused once: scipy.fft from then on
+        monkeypatch.setattr(pocketfft, "_loaded", [_OtherSignature()])
     else:
         assert pocketfft.extension() is not None
     rng = np.random.default_rng(7)

@@ -45,37 +45,51 @@ def _load() -> ModuleType | None:
     return None
 
 
-def c2c(x: np.ndarray, axes: tuple[int, ...], forward: bool, workers: int) -> np.ndarray:
-    """scipy.fft.fftn / ifftn with the default ("backward") normalization."""
+def _direct(name: str, *args: object) -> np.ndarray | None:
+    """The extension's transform `name`, or None when it is missing or refuses these arguments
+    (another SciPy's signature): the caller then takes `scipy.fft`, and so does every later
+    call."""
     pfft = extension()
     if pfft is None:
+        return None
+    try:
+        return getattr(pfft, name)(*args)  # type: ignore[no-any-return]
+    except (TypeError, AttributeError):
+        _loaded[0] = None
+        return None
+
+
+def c2c(x: np.ndarray, axes: tuple[int, ...], forward: bool, workers: int) -> np.ndarray:
+    """scipy.fft.fftn / ifftn with the default ("backward") normalization."""
+    # scipy's normalization codes: 0 none, 2 divide by n (the inverse's "backward" scaling)
+    out = _direct("c2c", _aligned(x), axes, forward, 0 if forward else 2, None, workers)
+    if out is None:
         import scipy.fft
 
         return (scipy.fft.fftn if forward else scipy.fft.ifftn)(x, axes=axes, workers=workers)
-    # scipy's normalization codes: 0 none, 2 divide by n (the inverse's "backward" scaling)
-    return pfft.c2c(_aligned(x), axes, forward, 0 if forward else 2, None, workers)  # type: ignore[no-any-return]
+    return out
 
 
 def r2c(x: np.ndarray, axes: tuple[int, ...], workers: int) -> np.ndarray:
     """scipy.fft.rfftn of an operand whose transformed sizes are the lengths (the shape rule's)."""
-    pfft = extension()
-    if pfft is None:
+    out = _direct("r2c", _aligned(x), axes, True, 0, None, workers)
+    if out is None:
         import scipy.fft
 
         s = [x.shape[a] for a in axes]
         return scipy.fft.rfftn(x, s=s, axes=axes, workers=workers)  # type: ignore[no-any-return]
-    return pfft.r2c(_aligned(x), axes, True, 0, None, workers)  # type: ignore[no-any-return]
+    return out
 
 
 def c2r(x: np.ndarray, axes: tuple[int, ...], last: int, workers: int) -> np.ndarray:
     """scipy.fft.irfftn to `last` elements in the last axis (the others as the operand's)."""
-    pfft = extension()
-    if pfft is None:
+    out = _direct("c2r", _aligned(x), axes, last, False, 2, None, workers)
+    if out is None:
         import scipy.fft
 
         s = [*(x.shape[a] for a in axes[:-1]), last]
         return scipy.fft.irfftn(x, s=s, axes=axes, workers=workers)  # type: ignore[no-any-return]
-    return pfft.c2r(_aligned(x), axes, last, False, 2, None, workers)  # type: ignore[no-any-return]
+    return out
 
 
 def _aligned(x: np.ndarray) -> np.ndarray:
