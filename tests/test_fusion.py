@@ -134,3 +134,36 @@ ENTRY e {
     fused = hlo.run(module, p)
     assert fused.tobytes() == hlo.run(module, p, fuse=False).tobytes()
     np.testing.assert_allclose(fused, 2 * np.exp(p), rtol=1e-6)
+
+
+def test_broadcasts_the_same_for_every_block_are_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Blocks of 2 rows of 4 over 7 rows (a partial last block): the row-vector and scalar
+    # broadcasts are made once per block size, contiguous and read-only; the column broadcast
+    # stays a view per block; one fixed broadcast escapes (the tuple's second element).
+    monkeypatch.setattr(fusion, "BLOCK_ELEMENTS", 8)
+    monkeypatch.setattr(fusion, "MIN_ELEMENTS", 2)
+    text = """HloModule m
+ENTRY e {
+  p = f32[7,4] parameter(0)
+  g = f32[4] parameter(1)
+  m = f32[7] parameter(2)
+  c = f32[] constant(0.5)
+  gb = f32[7,4] broadcast(g), dimensions={1}
+  cb = f32[7,4] broadcast(c), dimensions={}
+  mb = f32[7,4] broadcast(m), dimensions={0}
+  a = f32[7,4] subtract(p, mb)
+  b = f32[7,4] multiply(a, gb)
+  d = f32[7,4] add(b, cb)
+  ROOT t = (f32[7,4], f32[7,4]) tuple(d, gb)
+}
+"""
+    module = hlo.parse_module(text)
+    found = fusion.groups(module.entry.instructions, module.entry.by_name)
+    assert any({"gb", "cb", "d"} <= {i.name for i in g} for g in found)
+    p = np.linspace(-1, 1, 28, dtype=np.float32).reshape(7, 4)
+    g = np.array([1.5, -2, 0.25, 3], np.float32)
+    m = np.linspace(0, 1, 7, dtype=np.float32)
+    (d, gb), (d0, gb0) = hlo.run(module, p, g, m), hlo.run(module, p, g, m, fuse=False)
+    assert d.tobytes() == d0.tobytes() and gb.tobytes() == gb0.tobytes()
+    np.testing.assert_array_equal(d, (p - m[:, None]) * g + np.float32(0.5))
+    np.testing.assert_array_equal(gb, np.broadcast_to(g, (7, 4)))

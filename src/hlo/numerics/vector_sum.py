@@ -113,12 +113,21 @@ def _kernel(rows: np.ndarray, flush: Flush) -> np.ndarray:
     s = c = plain = zeros
     if count:
         blocks = _full_blocks(rows[:, : count * BLOCK].reshape(results, count, BLOCK), width, flush)
+        if count == 1 and n == BLOCK:
+            # One block per row: the steps below give s = 0 + b and c = +0, or NaN where b is
+            # not finite, then s + (0 - c), or there the plain 0 + b: b + 0 in every lane.
+            return _halved(_add(blocks[:, 0], rows.dtype.type(0), flush), flush)
         s, c, plain = kahan(blocks, zeros, flush)
     tail = _partial_block(rows[:, count * BLOCK :], width, flush) if n > count * BLOCK else zeros
     lanes = _add(s, _sub(tail, c, flush), flush)
     bad = ~np.isfinite(lanes)
     if bad.any():  # inf - inf in the compensation: XLA:CPU keeps the plain sum's inf or NaN
         lanes = np.where(bad, _add(plain, tail, flush), lanes)
+    return _halved(lanes, flush)
+
+
+def _halved(lanes: np.ndarray, flush: Flush) -> np.ndarray:
+    """[results, W] -> [results]: lane i + lane i + W/2, ..., to one value."""
     while lanes.shape[1] > 1:
         half = lanes.shape[1] // 2
         lanes = _add(lanes[:, :half], lanes[:, half:], flush)

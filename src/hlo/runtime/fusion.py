@@ -156,6 +156,7 @@ def group_runner(
     core; benchmarks/RESULTS.md.)"""
     dims = tuple(group[-1].shape.dimensions)
     rows = max(1, BLOCK_ELEMENTS // max(math.prod(dims[1:]), 1))
+    small = rows * math.prod(dims[1:]) <= BLOCK_ELEMENTS
     position = {m.name: k for k, m in enumerate(group)}
     outside_at = {name: k for k, name in enumerate(outside)}
     last_user: dict[str, int] = {}
@@ -179,18 +180,32 @@ def group_runner(
         into = escaping.index(m.name) if m.name in escaping and hasattr(kernel, "inline") else -1
         if into >= 0:
             kernel = kernel.inline[0]  # type: ignore[attr-defined]
-        steps.append((m.opcode is Opcode.BROADCAST, kernel, tuple(refs), drop, into))
+        # A broadcast whose rows do not come from its operand gives the same block every time:
+        # made once per run, contiguous (NumPy runs a binary op on a broadcast view 1.5-2x
+        # slower than on a contiguous block; RESULTS.md), unless a block is large (huge rows).
+        fixed = m.opcode is Opcode.BROADCAST and 0 not in tuple(m.attr("dimensions")) and small
+        kind = FIXED if fixed else VIEW if m.opcode is Opcode.BROADCAST else OP
+        steps.append((kind, kernel, tuple(refs), drop, into))
     out_types = [np.dtype(by_name[name].shape.element_type.numpy_dtype) for name in escaping]
     out_shapes = [tuple(by_name[name].shape.dimensions) for name in escaping]
     copied = [(e, position[name]) for e, name in enumerate(escaping) if not any(s[4] == e for s in steps)]
 
     def run(*values: np.ndarray) -> tuple[np.ndarray, ...]:
         outs = [np.empty(shape, t) for shape, t in zip(out_shapes, out_types)]
+        made: dict[tuple[int, int], np.ndarray] = {}  # (step, rows) -> a fixed broadcast's block
 
         def rows_of(r0: int, r1: int) -> None:
             block: list[Any] = [None] * len(steps)
-            for k, (is_broadcast, kernel, refs, drop, into) in enumerate(steps):
-                if is_broadcast:
+            for k, (kind, kernel, refs, drop, into) in enumerate(steps):
+                if kind == FIXED:
+                    fixed = made.get((k, r1 - r0))
+                    if fixed is None:
+                        fixed = np.ascontiguousarray(kernel(values[refs[0][1]], r0, r1))
+                        fixed.flags.writeable = False  # shared by the blocks
+                        made[(k, r1 - r0)] = fixed
+                    block[k] = fixed
+                    continue
+                if kind == VIEW:
                     block[k] = kernel(values[refs[0][1]], r0, r1)
                     continue
                 args = [
@@ -214,6 +229,7 @@ def group_runner(
 
 
 IN, ROWS, WHOLE = 0, 1, 2  # where a member's operand comes from, per block
+OP, VIEW, FIXED = 0, 1, 2  # a member's kind: an op; a broadcast (a view per block); one made once
 
 
 def fuse_steps(

@@ -13,7 +13,7 @@ import numpy as np
 from ..builder import XlaComputation
 from ..errors import EvalError, HloError
 from ..ir.module import Module
-from ..numerics import entry_tier, threads
+from ..numerics import entry_tier, heap, threads
 from ..numerics.context import RunOptions
 from ..numerics.subnormals import flushing_subnormals
 from ..numerics.values import as_argument
@@ -27,6 +27,7 @@ class Executable:
 
     def __init__(self, module: Module, options: RunOptions | None = None) -> None:
         verify(module)
+        heap.keep_heap()  # the arrays of one run reused by the next (numerics/heap.py)
         self.module = module
         self.options = options or RunOptions()
         self.context = PlanContext(module, self.options)
