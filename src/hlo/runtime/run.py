@@ -18,7 +18,7 @@ from ..numerics.context import RunOptions
 from ..numerics.subnormals import flushing_subnormals
 from ..numerics.values import as_argument
 from ..verifier import verify
-from . import blas_threads
+from . import allocator, blas_threads
 from .plan import Plan, PlanContext, plan_computation, set_deadline
 
 
@@ -27,6 +27,7 @@ class Executable:
 
     def __init__(self, module: Module, options: RunOptions | None = None) -> None:
         verify(module)
+        allocator.keep_freed_memory()
         self.module = module
         self.options = options or RunOptions()
         self.context = PlanContext(module, self.options)
