@@ -51,6 +51,50 @@ def _prepare(x: np.ndarray, dtype: np.dtype, flush: bool) -> np.ndarray:
     return _flushed(x) if flush and dtype.kind in "fc" else x
 
 
+CHECK_ELEMENTS = 1 << 16  # operands this large are read for subnormals rather than copied
+
+
+def _has_subnormals(x: np.ndarray) -> bool:
+    """Whether a C-contiguous f32 or f64 array holds a subnormal, read in cache-sized pieces (no
+    temporary the operand's size). On the bits: in the CPU's flush mode a float comparison reads
+    subnormals as zero."""
+    bits = np.dtype(f"u{x.dtype.itemsize}")
+    flat = x.reshape(-1).view(bits)
+    sign = bits.type(1 << (8 * x.dtype.itemsize - 1))
+    smallest_normal = np.finfo(x.dtype).tiny.view(bits)  # (its bits: the first normal magnitude)
+    buffer = np.empty(min(CHECK_ELEMENTS, flat.size), bits)
+    for start in range(0, flat.size, CHECK_ELEMENTS):
+        piece = buffer[: min(CHECK_ELEMENTS, flat.size - start)]
+        np.bitwise_and(flat[start : start + piece.size], ~sign, out=piece)  # the magnitude
+        small = piece < smallest_normal  # zeros and subnormals
+        if small.any() and piece[small].any():
+            return True
+    return False
+
+
+def _contiguous(x: np.ndarray, dtype: np.dtype, order: Sequence[int], flush: bool) -> np.ndarray:
+    """A dot operand in `dtype`, its dimensions in `order`, C-contiguous and flushed: the operand
+    itself when it is so already and holds no subnormal, else one copy. (C-contiguous
+    whatever the layouts of the values: NumPy's matmul then picks its BLAS routine by the sizes
+    alone, which the compiled loop tier calls alike: jit_linear.)"""
+    cast = x.dtype != dtype
+    if cast:
+        x = x.astype(numerics.compute_dtype(x.dtype), copy=False)
+        x = x.astype(dtype, copy=False) if x.dtype != dtype else x
+    t = x.transpose(order)
+    if flush and subnormals.active() and t.dtype.kind == "f" and t.dtype.itemsize >= 4:
+        if t.flags.c_contiguous and (cast or (t.size >= CHECK_ELEMENTS and not _has_subnormals(t))):
+            if cast:  # (the cast is this function's own copy)
+                np.multiply(t, t.dtype.type(1), out=t)
+            return t
+        out = np.empty(t.shape, t.dtype)
+        np.multiply(t, t.dtype.type(1), out=out)  # flushed (this thread's mode) and C-contiguous at once
+        return out
+    if flush and dtype.kind in "fc":
+        t = _flushed(t)
+    return np.ascontiguousarray(t)
+
+
 def _finish(out: np.ndarray, result: PrimitiveType, flush: bool) -> np.ndarray:
     if flush and out.dtype.kind in "fc":
         out = _flushed(out)
@@ -107,20 +151,18 @@ def dot_general_fn(
     out_dtype = np.dtype(result.numpy_dtype)
 
     def run(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
-        a = _prepare(lhs, dtype, flush_float).transpose(lhs_order)
-        b = _prepare(rhs, dtype, flush_float).transpose(rhs_order)
+        a = _contiguous(lhs, dtype, lhs_order, flush_float)
+        b = _contiguous(rhs, dtype, rhs_order, flush_float)
         batch, m, n = a.shape[:nb], a.shape[nb : nb + nm], b.shape[b.ndim - nn :]
         k = math.prod(a.shape[nb + nm :])
         rows, cols = math.prod(m), math.prod(n)
-        # C-contiguous operands whatever the layouts of the values: NumPy's matmul then picks its
-        # BLAS routine by the sizes alone, which the compiled loop tier calls alike (jit_linear).
-        a3 = np.ascontiguousarray(a.reshape(math.prod(batch), rows, k))
-        b3 = np.ascontiguousarray(b.reshape(math.prod(batch), k, cols))
+        a3 = a.reshape(math.prod(batch), rows, k)  # (views: C-contiguous operands)
+        b3 = b.reshape(math.prod(batch), k, cols)
         with blas_small.sized(rows, cols, k):
             out = np.matmul(a3, b3)
         out = out.reshape((*batch, *m, *n))
-        if flush_float:
-            out = _flushed(out)
+        if flush_float:  # (in place: the product is this function's own array)
+            out = _flushed(out, in_place=True)
         return out if out.dtype == out_dtype else numerics.convert(out, result)
 
     return run
