@@ -1,6 +1,7 @@
 """Dot operands of 64K elements and more are read for subnormals rather than copied flushed
 (hlo.numerics.linear._contiguous): XLA:CPU's bits still (tests/golden/dot_operands, made by
-tools/make_dot_operand_fixtures.py), and no copy of an operand that needs none."""
+tools/make_dot_operand_fixtures.py), and no copy of an operand that needs none; a large
+convolution's patch matrix copied positions innermost."""
 
 from __future__ import annotations
 
@@ -67,3 +68,12 @@ def test_a_c_contiguous_operand_without_subnormals_is_not_copied() -> None:
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
     assert peak < out.nbytes + (512 << 10)
+
+
+def test_a_large_convolutions_patches_copied_positions_innermost_give_xla_cpus_bits() -> None:
+    module = hlo.parse_module((FIXTURES / "large_conv.hlo").read_text())
+    data = np.load(FIXTURES / "large_conv.npz")
+    x, k = data["arg0"], data["arg1"]
+    assert linear.LARGE_GEMM <= 48 * 48 * 64 * 32 * 9  # (the product of one image)
+    got = hlo.run(module, x, k, jit="off")
+    assert np.asarray(got).tobytes() == data["out0"].tobytes()

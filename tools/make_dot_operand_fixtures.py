@@ -1,5 +1,5 @@
-"""Make tests/golden/dot_operands/large_dots.npz: dots of operands large enough (64K elements and
-more) that hlo reads them for subnormals instead of copying them flushed
+"""Make tests/golden/dot_operands/large_dots.npz and large_conv.npz: dots of operands large
+enough (64K elements and more) that hlo reads them for subnormals instead of copying them flushed
 (hlo.numerics.linear._contiguous), one with its rhs contracted on its last dimension (a copy
 into C order), with XLA:CPU's outputs, for tests/test_dot_operands.py. Dev only: needs jax
 (../shared/ORACLE.md).
@@ -32,6 +32,16 @@ ENTRY main {
 }
 """
 BIG = np.float32(2.0**60)
+# A convolution whose product per image (m*n*k = 2304*64*288) is above linear.LARGE_GEMM: its
+# patch matrix is copied positions innermost; small integers, so every order gives these bits.
+CONV_TEXT = """HloModule large_conv
+
+ENTRY main {
+  x = f32[2,32,48,48] parameter(0)
+  k = f32[64,32,3,3] parameter(1)
+  ROOT c = f32[2,64,48,48] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01
+}
+"""
 
 
 def inputs(rng: np.random.Generator) -> list[np.ndarray]:
@@ -49,25 +59,31 @@ def inputs(rng: np.random.Generator) -> list[np.ndarray]:
     return [a, b, p, c]
 
 
-def main() -> None:
+def run_xla(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
     import jax
     import jax.extend
     from jax._src.lib import _jax
     from jax._src.lib import xla_client as xc
 
     backend = jax.extend.backend.get_backend("cpu")
-    module = xc.hlo.hlo_module_from_text(TEXT)
+    module = xc.hlo.hlo_module_from_text(text)
     computation = xc.XlaComputation(module.as_serialized_hlo_module_proto())
     mlir = _jax.mlir.xla_computation_to_mlir_module(computation)
     devices = xc.DeviceList(tuple(backend.devices()[:1]))
     executable = backend.compile_and_load(mlir, devices, xc.CompileOptions())
-    args = inputs(np.random.default_rng(0))
-    outs = [np.asarray(o) for o in executable.execute([jax.device_put(x) for x in args])]
+    return [np.asarray(o) for o in executable.execute([jax.device_put(x) for x in args])]
+
+
+def main() -> None:
+    rng = np.random.default_rng(0)
+    conv_args = [rng.integers(-4, 5, s).astype(np.float32) for s in ((2, 32, 48, 48), (64, 32, 3, 3))]
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "large_dots.hlo").write_text(TEXT)
-    arrays = {f"arg{k}": x for k, x in enumerate(args)} | {f"out{k}": o for k, o in enumerate(outs)}
-    np.savez_compressed(OUT / "large_dots.npz", **arrays)
-    print(f"wrote {OUT / 'large_dots.npz'}: outputs {[o.shape for o in outs]}")
+    for name, text, args in (("large_dots", TEXT, inputs(rng)), ("large_conv", CONV_TEXT, conv_args)):
+        outs = run_xla(text, args)
+        (OUT / f"{name}.hlo").write_text(text)
+        arrays = {f"arg{k}": x for k, x in enumerate(args)} | {f"out{k}": o for k, o in enumerate(outs)}
+        np.savez_compressed(OUT / f"{name}.npz", **arrays)
+        print(f"wrote {OUT / name}.npz: outputs {[o.shape for o in outs]}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from ..ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
 from . import blas_small, numerics, subnormals
 from .windows import padded, windows
 
+LARGE_GEMM = 1 << 24  # m*n*k from which a convolution's patch matrix is copied positions innermost
 PATCH_BYTES = 8 << 20  # the most of a convolution's patch matrix made at once (memory: 32 MB
 # pieces were 1.3x the live set of a [32,64,56,56] convolution; measured no faster than 8 MB)
 
@@ -238,11 +239,22 @@ def convolution(
         # of the whole result beside the result (memory: 2.6x the live set of a [32,64,56,56]
         # convolution with them).
         step = max(1, PATCH_BYTES // max(1, p * c * kk * dtype.itemsize))
-        axes = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
+        # (N, G, Ig, P..., K...) -> (G, N, P..., Ig, K...); for a large product (G, Ig, K..., N,
+        # P...) instead, copied with the positions innermost (runs along the input's rows: the
+        # [32,64,56,56] convolution's copies took 250 ms with runs of 3, 45 ms so), read
+        # transposed by BLAS: the same packed panels and kernel, the same bits. (Not below
+        # LARGE_GEMM: OpenBLAS's small-matrix kernels differ by transposition, and in bits.)
+        rows_first = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
+        positions_last = [1, 2, *range(3 + spatial, 3 + 2 * spatial), 0, *range(3, 3 + spatial)]
         for b0 in range(0, n, step):
             b1 = min(n, b0 + step)
             split = patches_of(x[b0:b1]).reshape(b1 - b0, groups, ig, *positions, *kernel)  # (a view)
-            cols = split.transpose(axes).reshape(groups, (b1 - b0) * p, ig * kk)  # the one copy
+            if (b1 - b0) * p * og * ig * kk >= LARGE_GEMM:
+                cols = (
+                    split.transpose(positions_last).reshape(groups, ig * kk, (b1 - b0) * p).transpose(0, 2, 1)
+                )
+            else:
+                cols = split.transpose(rows_first).reshape(groups, (b1 - b0) * p, ig * kk)  # the one copy
             with blas_small.sized((b1 - b0) * p, og, ig * kk):
                 product = np.matmul(cols, filters)  # (G, images*P, Og)
             if flush_product:
