@@ -27,7 +27,7 @@ from ..ir.module import Module
 from . import loop_tier, subnormals
 from .context import RunOptions
 from .jit_codegen import cache_dir
-from .jit_entry import EntrySource, entry_source, qualifies
+from .jit_entry import EntrySource, entry_source, qualifies, small_shape
 
 log = logging.getLogger("hlo.jit")
 
@@ -225,4 +225,9 @@ def for_entry(module: Module, options: RunOptions) -> CompiledEntry | None:
         return None
     if any(s.is_tuple for s in module.entry.parameter_shapes):
         return None  # (arguments the generated function cannot take)
+    entry = module.entry
+    if not all(small_shape(s) for s in (*entry.parameter_shapes, entry.by_name[entry.root_name].shape)):
+        # Cannot qualify, and known without looking at the body: no trial copy of the arguments
+        # (a 64 MB parameter's copy was 80 ms of the first run, in fresh pages).
+        return None
     return CompiledEntry(module, module.entry.name, options.flush_denormals, eager=options.jit == "eager")

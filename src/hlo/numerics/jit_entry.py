@@ -53,9 +53,10 @@ class EntrySource:
     key: str
 
 
-def _small(shape: Shape) -> bool:
+def small_shape(shape: Shape) -> bool:
+    """Whether a value is one the tier compiles: static, of its types, at most MAX_ELEMENTS."""
     if shape.is_tuple:
-        return all(_small(s) for s in shape.tuple_shapes)
+        return all(small_shape(s) for s in shape.tuple_shapes)
     return shape.is_static and shape.element_type in TYPES and shape.element_count <= MAX_ELEMENTS
 
 
@@ -76,7 +77,7 @@ def qualifies(module: Module, name: str) -> bool:
         c = module.computation(stack.pop())
         for instr in c.instructions:
             count += 1
-            if not _small(instr.shape):
+            if not small_shape(instr.shape):
                 return False
             if instr.opcode is not Opcode.PARAMETER and emitter_for(instr.opcode) is None:
                 return False

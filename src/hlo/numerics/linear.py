@@ -16,6 +16,7 @@ from ..ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
 from . import blas_small, numerics, subnormals
 from .windows import padded, windows
 
+LARGE_GEMM = 1 << 24  # m*n*k from which a convolution's patch matrix is copied positions innermost
 PATCH_BYTES = 8 << 20  # the most of a convolution's patch matrix made at once (memory: 32 MB
 # pieces were 1.3x the live set of a [32,64,56,56] convolution; measured no faster than 8 MB)
 
@@ -49,6 +50,50 @@ def _prepare(x: np.ndarray, dtype: np.dtype, flush: bool) -> np.ndarray:
         x = x.astype(numerics.compute_dtype(x.dtype), copy=False)
         x = x.astype(dtype, copy=False) if x.dtype != dtype else x
     return _flushed(x) if flush and dtype.kind in "fc" else x
+
+
+CHECK_ELEMENTS = 1 << 16  # operands this large are read for subnormals rather than copied
+
+
+def _has_subnormals(x: np.ndarray) -> bool:
+    """Whether a C-contiguous f32 or f64 array holds a subnormal, read in cache-sized pieces (no
+    temporary the operand's size). On the bits: in the CPU's flush mode a float comparison reads
+    subnormals as zero."""
+    bits = np.dtype(f"u{x.dtype.itemsize}")
+    flat = x.reshape(-1).view(bits)
+    sign = bits.type(1 << (8 * x.dtype.itemsize - 1))
+    smallest_normal = np.finfo(x.dtype).tiny.view(bits)  # (its bits: the first normal magnitude)
+    buffer = np.empty(min(CHECK_ELEMENTS, flat.size), bits)
+    for start in range(0, flat.size, CHECK_ELEMENTS):
+        piece = buffer[: min(CHECK_ELEMENTS, flat.size - start)]
+        np.bitwise_and(flat[start : start + piece.size], ~sign, out=piece)  # the magnitude
+        small = piece < smallest_normal  # zeros and subnormals
+        if small.any() and piece[small].any():
+            return True
+    return False
+
+
+def _contiguous(x: np.ndarray, dtype: np.dtype, order: Sequence[int], flush: bool) -> np.ndarray:
+    """A dot operand in `dtype`, its dimensions in `order`, C-contiguous and flushed: the operand
+    itself when it is so already and holds no subnormal, else one copy. (C-contiguous
+    whatever the layouts of the values: NumPy's matmul then picks its BLAS routine by the sizes
+    alone, which the compiled loop tier calls alike: jit_linear.)"""
+    cast = x.dtype != dtype
+    if cast:
+        x = x.astype(numerics.compute_dtype(x.dtype), copy=False)
+        x = x.astype(dtype, copy=False) if x.dtype != dtype else x
+    t = x.transpose(order)
+    if flush and subnormals.active() and t.dtype.kind == "f" and t.dtype.itemsize >= 4:
+        if t.flags.c_contiguous and (cast or (t.size >= CHECK_ELEMENTS and not _has_subnormals(t))):
+            if cast:  # (the cast is this function's own copy)
+                np.multiply(t, t.dtype.type(1), out=t)
+            return t
+        out = np.empty(t.shape, t.dtype)
+        np.multiply(t, t.dtype.type(1), out=out)  # flushed (this thread's mode) and C-contiguous at once
+        return out
+    if flush and dtype.kind in "fc":
+        t = _flushed(t)
+    return np.ascontiguousarray(t)
 
 
 def _finish(out: np.ndarray, result: PrimitiveType, flush: bool) -> np.ndarray:
@@ -107,20 +152,18 @@ def dot_general_fn(
     out_dtype = np.dtype(result.numpy_dtype)
 
     def run(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
-        a = _prepare(lhs, dtype, flush_float).transpose(lhs_order)
-        b = _prepare(rhs, dtype, flush_float).transpose(rhs_order)
+        a = _contiguous(lhs, dtype, lhs_order, flush_float)
+        b = _contiguous(rhs, dtype, rhs_order, flush_float)
         batch, m, n = a.shape[:nb], a.shape[nb : nb + nm], b.shape[b.ndim - nn :]
         k = math.prod(a.shape[nb + nm :])
         rows, cols = math.prod(m), math.prod(n)
-        # C-contiguous operands whatever the layouts of the values: NumPy's matmul then picks its
-        # BLAS routine by the sizes alone, which the compiled loop tier calls alike (jit_linear).
-        a3 = np.ascontiguousarray(a.reshape(math.prod(batch), rows, k))
-        b3 = np.ascontiguousarray(b.reshape(math.prod(batch), k, cols))
+        a3 = a.reshape(math.prod(batch), rows, k)  # (views: C-contiguous operands)
+        b3 = b.reshape(math.prod(batch), k, cols)
         with blas_small.sized(rows, cols, k):
             out = np.matmul(a3, b3)
         out = out.reshape((*batch, *m, *n))
-        if flush_float:
-            out = _flushed(out)
+        if flush_float:  # (in place: the product is this function's own array)
+            out = _flushed(out, in_place=True)
         return out if out.dtype == out_dtype else numerics.convert(out, result)
 
     return run
@@ -155,46 +198,70 @@ def convolution(
     if reversed_axes:
         w = np.flip(w, reversed_axes)
     fill = np.zeros((), dtype)
-    before = x
-    x = padded(x, Window((WindowDimension(size=1),) * 2 + tuple(dims)), fill)
-    if flush and dtype.kind in "fc":  # after padding (zeros flush to themselves): one copy, not two
-        x = _flushed(x, in_place=x is not before and not np.may_share_memory(x, lhs))
-    patches = windows(
-        x, [d.size for d in dims], [d.stride for d in dims], [d.window_dilation for d in dims]
-    )  # (N, C, P..., K...)
-    n, c = patches.shape[:2]
-    positions = patches.shape[2 : 2 + spatial]
+    whole = Window((WindowDimension(size=1),) * 2 + tuple(dims))
+    sizes, strides = [d.size for d in dims], [d.stride for d in dims]
+    dilations = [d.window_dilation for d in dims]
+
+    def patches_of(part: np.ndarray) -> np.ndarray:
+        """(images, C, P..., K...): the windows over `part`, padded and flushed."""
+        before = part
+        part = padded(part, whole, fill)
+        if flush and dtype.kind in "fc":  # after padding (zeros flush to themselves): one copy, not two
+            part = _flushed(part, in_place=part is not before and not np.may_share_memory(part, lhs))
+        return windows(part, sizes, strides, dilations)
+
+    n, c = x.shape[:2]
+    positions = patches_of(x[:1]).shape[2 : 2 + spatial]
     kernel = w.shape[2:]
     o, i = w.shape[:2]
     p, kk = math.prod(positions), math.prod(kernel)
+    flush_product = flush and dtype.kind in "fc"
     if batch_group_count > 1:
+        patches = patches_of(x)  # (N, C, P..., K...)
         groups, nb = batch_group_count, n // batch_group_count
         # (B, Nb, C, P, K) -> (B, Nb*P, C*K)
         cols = patches.reshape(groups, nb, c, p, kk).transpose(0, 1, 3, 2, 4).reshape(groups, nb * p, c * kk)
-        out_batch = nb
         og = o // groups
         filters = w.reshape(groups, og, i * kk).transpose(0, 2, 1)  # (G, I*K, Og)
         with blas_small.sized(nb * p, og, c * kk):
-            out = np.matmul(cols, filters)  # (G, batch*P, Og)
+            product = np.matmul(cols, filters)  # (G, batch*P, Og)
+        if flush_product:  # (in place: the product is this function's own array)
+            product = _flushed(product, in_place=True)
+        out = product.reshape(groups, nb, p, og).transpose(1, 0, 3, 2).reshape(nb, o, *positions)
     else:
         groups, ig = feature_group_count, c // feature_group_count
         og = o // groups
         filters = w.reshape(groups, og, i * kk).transpose(0, 2, 1)  # (G, I*K, Og)
-        out = np.empty((groups, n * p, og), dtype)
-        # The patch matrix of a few images at a time: (N, G, Ig, P, K) -> (G, N*P, Ig*K), at most
-        # PATCH_BYTES (the whole matrix is the kernel size times the input: 9x for 3x3).
+        out = np.empty((n, o, *positions), dtype)
+        # A few images at a time, padded, as a patch matrix (N, G, Ig, P, K) -> (G, N*P, Ig*K) of
+        # at most PATCH_BYTES (the whole matrix is the kernel size times the input: 9x for 3x3),
+        # their product put in the result's order: no padded copy of the whole input, no product
+        # of the whole result beside the result (memory: 2.6x the live set of a [32,64,56,56]
+        # convolution with them).
         step = max(1, PATCH_BYTES // max(1, p * c * kk * dtype.itemsize))
+        # (N, G, Ig, P..., K...) -> (G, N, P..., Ig, K...); for a large product (G, Ig, K..., N,
+        # P...) instead, copied with the positions innermost (runs along the input's rows: the
+        # [32,64,56,56] convolution's copies took 250 ms with runs of 3, 45 ms so), read
+        # transposed by BLAS: the same packed panels and kernel, the same bits. (Not below
+        # LARGE_GEMM: OpenBLAS's small-matrix kernels differ by transposition, and in bits.)
+        rows_first = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
+        positions_last = [1, 2, *range(3 + spatial, 3 + 2 * spatial), 0, *range(3, 3 + spatial)]
         for b0 in range(0, n, step):
             b1 = min(n, b0 + step)
-            split = patches[b0:b1].reshape(b1 - b0, groups, ig, *positions, *kernel)  # (a view)
-            axes = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
-            cols = split.transpose(axes).reshape(groups, (b1 - b0) * p, ig * kk)  # the one copy
+            split = patches_of(x[b0:b1]).reshape(b1 - b0, groups, ig, *positions, *kernel)  # (a view)
+            if (b1 - b0) * p * og * ig * kk >= LARGE_GEMM:
+                cols = (
+                    split.transpose(positions_last).reshape(groups, ig * kk, (b1 - b0) * p).transpose(0, 2, 1)
+                )
+            else:
+                cols = split.transpose(rows_first).reshape(groups, (b1 - b0) * p, ig * kk)  # the one copy
             with blas_small.sized((b1 - b0) * p, og, ig * kk):
-                np.matmul(cols, filters, out=out[:, b0 * p : b1 * p])
-        out_batch = n
-    if flush and dtype.kind in "fc":  # (in place: the product is this function's own array)
-        out = _flushed(out, in_place=True)
-    out = out.reshape(groups, out_batch, p, og).transpose(1, 0, 3, 2).reshape(out_batch, o, *positions)
+                product = np.matmul(cols, filters)  # (G, images*P, Og)
+            if flush_product:
+                product = _flushed(product, in_place=True)
+            out[b0:b1] = (
+                product.reshape(groups, b1 - b0, p, og).transpose(1, 0, 3, 2).reshape(b1 - b0, o, *positions)
+            )
     order = [dnums.output_batch_dimension, dnums.output_feature_dimension, *dnums.output_spatial_dimensions]
     final = np.empty(len(order), dtype=int)
     final[order] = np.arange(len(order))

@@ -13,12 +13,12 @@ import numpy as np
 from ..builder import XlaComputation
 from ..errors import EvalError, HloError
 from ..ir.module import Module
-from ..numerics import entry_tier, heap, threads
+from ..numerics import entry_tier, threads
 from ..numerics.context import RunOptions
 from ..numerics.subnormals import flushing_subnormals
 from ..numerics.values import as_argument
 from ..verifier import verify
-from . import blas_threads
+from . import allocator, blas_threads
 from .plan import Plan, PlanContext, plan_computation, set_deadline
 
 
@@ -27,7 +27,7 @@ class Executable:
 
     def __init__(self, module: Module, options: RunOptions | None = None) -> None:
         verify(module)
-        heap.keep_heap()  # the arrays of one run reused by the next (numerics/heap.py)
+        allocator.keep_freed_memory()  # one run's freed arrays reused by the next (runtime/allocator.py)
         self.module = module
         self.options = options or RunOptions()
         self.context = PlanContext(module, self.options)
