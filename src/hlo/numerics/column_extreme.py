@@ -24,7 +24,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .vector_extreme import CHUNK_BYTES, Flush, step
+from .vector_extreme import step
+from .vector_sum import CHUNK_BYTES, Flush
 
 GROUP = 4
 

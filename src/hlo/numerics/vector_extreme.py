@@ -26,28 +26,17 @@ rule only for the results that need it. Reduced dimensions that are not consecut
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-MIN_ELEMENTS = 4096  # below this XLA:CPU keeps the reduce to itself
-VECTOR_BYTES = 64
-CHUNK_BYTES = 128 << 10
-SPLIT_RESULTS = 3  # up to this many results, long reductions are cut into chunks first
-
-Flush = Callable[[np.ndarray], np.ndarray] | None
+from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, SPLIT_RESULTS, VECTOR_BYTES, Flush, trailing
 
 
 def applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
     """Whether XLA:CPU runs this max/min reduce in the vector kernel (and it is modelled)."""
-    if dtype not in (np.dtype(np.float32), np.dtype(np.float64)) or not axes:
-        return False
-    rank = len(shape)
-    if sorted(axes) != list(range(rank - len(axes), rank)):
-        return False  # reductions over leading or inner dimensions: not modelled yet
-    size = int(np.prod(shape, dtype=np.int64))
-    results = int(np.prod(shape[: rank - len(axes)], dtype=np.int64))
-    return max(size, results) >= MIN_ELEMENTS
+    sizes = trailing(dtype, shape, axes)
+    return sizes is not None and max(sizes) >= MIN_ELEMENTS
 
 
 def step(a: np.ndarray, b: np.ndarray, is_max: bool) -> np.ndarray:

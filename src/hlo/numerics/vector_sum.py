@@ -40,15 +40,22 @@ SPLIT_RESULTS = 3  # up to this many results, long reductions are cut into chunk
 Flush = Callable[[np.ndarray], np.ndarray] | None
 
 
-def applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
-    """Whether XLA:CPU runs this add-reduce in the vector kernel's order (and it is modelled)."""
+def trailing(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> tuple[int, int] | None:
+    """(elements, results) of an f32/f64 reduce over trailing dimensions; None for any other."""
     if dtype not in (np.dtype(np.float32), np.dtype(np.float64)) or not axes:
-        return False
+        return None
     rank = len(shape)
     if sorted(axes) != list(range(rank - len(axes), rank)):
-        return False  # reductions over leading or inner dimensions: order not modelled yet
-    size = int(np.prod(shape, dtype=np.int64))
-    results = int(np.prod(shape[: rank - len(axes)], dtype=np.int64))
+        return None  # reductions over leading or inner dimensions
+    return int(np.prod(shape, dtype=np.int64)), int(np.prod(shape[: rank - len(axes)], dtype=np.int64))
+
+
+def applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
+    """Whether XLA:CPU runs this add-reduce in the vector kernel's order (and it is modelled)."""
+    sizes = trailing(dtype, shape, axes)
+    if sizes is None:
+        return False
+    size, results = sizes
     if len(axes) > 1 and results <= SPLIT_RESULTS and size // max(results, 1) > CHUNK_BYTES // dtype.itemsize:
         return False  # several reduced dimensions cut into chunks: XLA:CPU cuts them otherwise
     return max(size, results) >= MIN_ELEMENTS
