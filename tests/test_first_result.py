@@ -30,6 +30,13 @@ ENTRY e {
 """
 
 
+def _fresh(code: str) -> str:
+    """What `code` prints in a fresh interpreter (which must exit cleanly), stripped."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 def test_fft_does_not_import_scipy_fft() -> None:
     code = (
         "import sys, numpy as np, hlo\n"
@@ -37,9 +44,7 @@ def test_fft_does_not_import_scipy_fft() -> None:
         "hlo.run(m, np.ones((4, 16), np.complex64), np.ones((4, 16), np.float32))\n"
         "print('scipy.fft' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "False"
+    assert _fresh(code) == "False"
 
 
 def _cases() -> list[tuple[FftType, tuple[int, ...], int, type]]:
@@ -136,9 +141,7 @@ def test_first_parse_loads_only_the_families_it_uses() -> None:
         "ROOT d = f32[4] negate(p) }')\n"
         "print(sorted(m for m in sys.modules if m.startswith('hlo.ops.') and m.count('.') == 2))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    loaded = set(ast.literal_eval(done.stdout))
+    loaded = set(ast.literal_eval(_fresh(code)))
     assert {"hlo.ops.elementwise", "hlo.ops.tuple_ops"} <= loaded
     assert not loaded & {"hlo.ops.collectives", "hlo.ops.convolution", "hlo.ops.sort", "hlo.ops.linalg"}
 
@@ -155,9 +158,7 @@ def test_builder_functions_of_families_not_yet_loaded_are_found() -> None:
         "except KeyError:\n"
         "    print('ok')\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ok"
+    assert _fresh(code) == "ok"
 
 
 # -- memory: scatter's positions in blocks ---------------------------------------------------
@@ -193,6 +194,4 @@ def test_flush_mode_is_found_without_a_subprocess() -> None:
         "from hlo.numerics import subnormals\n"
         "print(subnormals._mode() is not None)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "True"
+    assert _fresh(code) == "True"
