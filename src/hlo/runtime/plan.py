@@ -24,7 +24,7 @@ from ..ir.opcode import Opcode
 from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
-from . import constant_fold, fusion, pad_merge, straight_line
+from . import constant_fold, cse, fusion, pad_merge, straight_line
 from .step import Step
 
 # Ops that run even when nothing uses their result.
@@ -194,6 +194,8 @@ class PlanContext:
 
 
 def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
+    if ctx.options.fuse:
+        c = cse.merged(c)  # repeated pure instructions computed once
     live = _live_instructions(c)
     slot_of: dict[str, int] = {}
     order = [i for i in c.instructions if i.name in live]
