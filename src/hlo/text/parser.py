@@ -18,11 +18,12 @@ from ..shape import Shape
 from . import module_header as mh
 from .async_ops import AsyncBuilder
 from .instruction_parser import INTERNAL_MARK, InstructionParser, Scope
-from .lexer import Lexer, Tok, Token
+from .lexer import Lexer
 from .names import NameUniquer, sanitize_name
 from .reader import TextReader
 from .shape_codec import describe_token
 from .stack_frames import canonicalize_stack_frames
+from .tokens import Tok, Token
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from ..errors import ParseError, ShapeError
 from ..layout import COMBINE_DIMENSION, DimLevelType, Layout, SplitConfig, Tile, default_layout
 from ..shape import UNBOUNDED, Shape
 from ..value_text.shape import print_layout, print_shape
-from .lexer import Lexer, Tok, Token
+from .lexer import Lexer
+from .tokens import Tok, Token
 
 __all__ = ["parse_layout", "parse_shape", "print_layout", "print_shape", "shape_from_text"]
 
