@@ -1,6 +1,7 @@
 """Imports every op family so that each registers its ops."""
 
 from . import (  # noqa: F401
+    batch_norm,
     collectives,
     compare,
     control_flow,
