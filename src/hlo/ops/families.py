@@ -4,6 +4,7 @@ from . import (  # noqa: F401
     batch_norm,
     collectives,
     compare,
+    conditional,
     control_flow,
     convolution,
     convolution_builders,

@@ -45,7 +45,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "compare": ("compare",),
     "complex": ("elementwise",),
     "concatenate": ("concat_pad",),
-    "conditional": ("control_flow",),
+    "conditional": ("conditional",),
     "constant": ("tuple_ops",),
     "convert": ("convert",),
     "convolution": ("convolution",),
