@@ -17,7 +17,7 @@ from ..ir.opcode import Opcode
 from ..numerics import bits
 from ..numerics.elementwise import Math, elementwise_kernel
 from .array_rules import require_ops
-from .elementwise import binary_op, binary_shape, comparison_type_for
+from .binary_ops import binary_op, binary_shape, comparison_type_for
 from .registry import AttrSpec, OpContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import builder_of
 
