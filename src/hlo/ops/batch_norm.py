@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ..numerics.context import KernelContext
 
 Op = Opcode
+FAMILY = "linalg"  # split out of linalg.py: pictures colour its ops as that family's
 
 for op in (Op.BATCH_NORM_TRAINING, Op.BATCH_NORM_INFERENCE, Op.BATCH_NORM_GRAD):
     define(op, AttrSpec("epsilon", FLOAT, required=True), AttrSpec("feature_index", INT, required=True))

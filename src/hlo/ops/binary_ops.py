@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from .handles import XlaOp
 
 Op = Opcode
+FAMILY = "elementwise"  # split out of elementwise.py: pictures colour its ops as that family's
 P = PrimitiveType
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..numerics.context import KernelContext
 
 Op = Opcode
+FAMILY = "control_flow"  # split out of control_flow.py: pictures colour its ops as that family's
 
 
 def _conditional_form(instr: Instruction, operands: tuple[Shape, ...]) -> str | None:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ..numerics.context import KernelContext
 
 Op = Opcode
+FAMILY = "gather_scatter"  # split out of gather_scatter.py: pictures colour its ops as that family's
 
 define(
     Op.GATHER,

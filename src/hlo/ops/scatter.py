@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from ..numerics.context import KernelContext
 
 Op = Opcode
+FAMILY = "gather_scatter"  # split out of gather_scatter.py: pictures colour its ops as that family's
 
 
 def _odd_operands(instr: Instruction, operands: tuple[Shape, ...]) -> str | None:
