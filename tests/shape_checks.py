@@ -4,9 +4,11 @@ one), for the op families a test covers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import hlo
+from hlo import ops
 from hlo.ops.registry import REGISTRY, ShapeContext
 
 
@@ -42,3 +44,22 @@ def rule_errors(text: str, families: Iterable[str], same_dynamic: bool = False) 
             if not inferred.compatible(i.shape) or dynamic_differs:
                 errors.append(f"%{i.name}: gives {inferred}, not {i.shape}")
     return errors
+
+
+# A builder test's program: the parameters (of the shapes a case gives) and the builder -> the result.
+BuildFn = Callable[[list[Any], hlo.XlaBuilder], Any]
+
+
+def build_ops(shapes: Sequence[str], fn: BuildFn) -> tuple[str, list[str], hlo.XlaBuilder]:
+    """Build fn(parameters of `shapes`, builder): the result shape without layout, the opcodes
+    emitted (parameters aside) and the builder."""
+    b = hlo.XlaBuilder("t")
+    params = [ops.Parameter(b, k, s, f"p{k}") for k, s in enumerate(shapes)]
+    result = fn(params, b)
+    emitted = [i.opcode.text for i in b.instructions if i.opcode is not hlo.Opcode.PARAMETER]
+    return result.shape.to_string(print_layout=False), emitted, b
+
+
+def entry_module(body: str) -> str:
+    """HLO text of a module whose entry computation is `body`."""
+    return "HloModule m\nENTRY e {\n" + body + "\n}\n"
