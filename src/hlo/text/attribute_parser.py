@@ -22,9 +22,8 @@ from .metadata_codec import (
 )
 from .reader import TextReader
 from .scope import Scope
-from .shape_codec import describe_token
 from .sharding_codec import parse_sharding
-from .tokens import Tok, Token
+from .tokens import Tok, Token, describe_token
 
 if TYPE_CHECKING:
     from .parser import HloParser

@@ -21,8 +21,7 @@ from .literal_codec import parse_literal
 from .operand_parser import OperandParsing
 from .reader import TextReader
 from .scope import INTERNAL_MARK, Operand, Scope
-from .shape_codec import describe_token
-from .tokens import KEYWORDS, Tok, Token
+from .tokens import KEYWORDS, Tok, Token, describe_token
 
 if TYPE_CHECKING:
     from .parser import HloParser

@@ -21,8 +21,7 @@ from .mesh_codec import (
 )
 from .metadata_codec import parse_metadata, print_metadata
 from .reader import TextReader
-from .shape_codec import describe_token
-from .tokens import Tok
+from .tokens import Tok, describe_token
 
 _OPS = {op.value: op for op in ReductionOp}
 

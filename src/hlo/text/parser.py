@@ -21,9 +21,8 @@ from .instruction_parser import INTERNAL_MARK, InstructionParser, Scope
 from .lexer import Lexer
 from .names import NameUniquer, sanitize_name
 from .reader import TextReader
-from .shape_codec import describe_token
 from .stack_frames import canonicalize_stack_frames
-from .tokens import Tok, Token
+from .tokens import Tok, Token, describe_token
 
 
 @dataclass(frozen=True)

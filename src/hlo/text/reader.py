@@ -10,8 +10,8 @@ from typing import TypeVar
 
 from ..errors import ParseError
 from .lexer import Lexer
-from .shape_codec import ShapeReader, describe_token
-from .tokens import Tok, Token
+from .shape_codec import ShapeReader
+from .tokens import Tok, Token, describe_token
 
 E = TypeVar("E", bound=Enum)
 T = TypeVar("T")

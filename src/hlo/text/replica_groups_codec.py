@@ -19,8 +19,7 @@ from .mesh_codec import (
     value_errors,
 )
 from .reader import TextReader
-from .shape_codec import describe_token
-from .tokens import Tok
+from .tokens import Tok, describe_token
 
 
 def parse_replica_groups(r: TextReader) -> ReplicaGroups:

@@ -37,8 +37,7 @@ from .replica_groups_codec import (
     print_replica_groups,
     print_source_target_pairs,
 )
-from .shape_codec import describe_token
-from .tokens import Tok, Token
+from .tokens import Tok, Token, describe_token
 
 __all__ = [
     "parse_domain",

@@ -85,3 +85,10 @@ def nan_with_payload(negative: bool, payload: int) -> float:
     """A double NaN with the given sign and mantissa payload (XLA's NanWithSignAndPayload)."""
     bits = (int(negative) << 63) | (0x7FF << 52) | (payload & NAN_PAYLOAD_MASK)
     return float(struct.unpack("<d", struct.pack("<Q", bits))[0])
+
+
+def describe_token(tok: Token) -> str:
+    """A token as an error message names it: its text, or what kind of token it is."""
+    if tok.kind is Tok.EOF:
+        return "the end of input"
+    return f"'{tok.text}'" if tok.text else tok.kind.value
