@@ -13,7 +13,7 @@ import hlo
 from hlo import ops
 from shape_checks import rule_errors
 
-FAMILIES = ("linalg", "batch_norm", "rng")
+FAMILIES = ("linalg", "rng")
 
 
 def module(params: list[str], line: str) -> str:

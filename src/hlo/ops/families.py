@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     convolution,
     convolution_builders,
     custom_call,
+    custom_call_builders,
     dot,
     elementwise,
     gather,
