@@ -4,6 +4,7 @@ one), for the op families a test covers."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -12,11 +13,18 @@ from hlo import ops
 from hlo.ops.registry import REGISTRY, ShapeContext
 
 
+def _families_of(rule: Callable[..., Any]) -> set[str]:
+    """The module that holds a shape rule, by its name and by the family it declares."""
+    module = rule.__module__
+    name = module.rsplit(".", 1)[-1]
+    return {name, getattr(sys.modules[module], "FAMILY", name)}
+
+
 def rule_errors(text: str, families: Iterable[str], same_dynamic: bool = False) -> list[str]:
-    """The messages of the instructions of `text` whose op (of one of the `families`, module
-    names under hlo.ops) breaks its shape rule or gives another shape than written (with
-    `same_dynamic`, also other dynamic dimensions, leaf by leaf). Called computations are the
-    module's, as the verifier sees them."""
+    """The messages of the instructions of `text` whose op (of one of the `families`: module
+    names under hlo.ops, or the FAMILY a module split out of one declares) breaks its shape rule
+    or gives another shape than written (with `same_dynamic`, also other dynamic dimensions,
+    leaf by leaf). Called computations are the module's, as the verifier sees them."""
     wanted = set(families)
     module = hlo.parse_module(text)
 
@@ -28,7 +36,7 @@ def rule_errors(text: str, families: Iterable[str], same_dynamic: bool = False) 
     for c in module.computations:
         for i in c.instructions:
             rule = REGISTRY[i.opcode].shape_rule
-            if rule is None or rule.__module__.rsplit(".", 1)[-1] not in wanted:
+            if rule is None or not _families_of(rule) & wanted:
                 continue
             operands = tuple(c.by_name[o].shape for o in i.operands)
             preferred = i.shape.element_type if i.shape.is_array else None
