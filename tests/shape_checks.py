@@ -71,3 +71,14 @@ def build_ops(shapes: Sequence[str], fn: BuildFn) -> tuple[str, list[str], hlo.X
 def entry_module(body: str) -> str:
     """HLO text of a module whose entry computation is `body`."""
     return "HloModule m\nENTRY e {\n" + body + "\n}\n"
+
+
+def assert_round_trip(comp: hlo.XlaComputation, rule_errors: Callable[[str], list[str]]) -> None:
+    """A built computation's text parses back to the same text and names, and the module
+    verifies and agrees with the shape rules of the families a test covers (`rule_errors`)."""
+    text = comp.to_text()
+    again = hlo.parse_module(text)
+    assert again.to_text() == text
+    assert [c.by_name for c in again.computations] == [c.by_name for c in comp.module.computations]
+    assert hlo.verify(comp.module, all_errors=True) == []
+    assert rule_errors(text) == []

@@ -18,7 +18,7 @@ import hlo
 from hlo import ops
 from hlo.ir.attrs import PaddingConfig, PaddingDimension
 from hlo.ops.registry import spec
-from shape_checks import BuildFn, build_ops, entry_module
+from shape_checks import BuildFn, assert_round_trip, build_ops, entry_module
 from shape_checks import rule_errors as shape_rule_errors
 
 GOLDEN = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
@@ -387,12 +387,7 @@ def test_a_built_computation_prints_parses_back_and_satisfies_the_rules() -> Non
     out = ops.DynamicUpdateSlice(p, ds, [n, n, n])
     ops.Tuple(b, [out, ops.Collapse(out, [0, 1]), ops.Broadcast(size, [3])])
     comp = b.build()
-    text = comp.to_text()
-    again = hlo.parse_module(text)
-    assert again.to_text() == text
-    assert [c.by_name for c in again.computations] == [c.by_name for c in comp.module.computations]
-    assert hlo.verify(comp.module, all_errors=True) == []
-    assert rule_errors(text) == []
+    assert_round_trip(comp, rule_errors)
     assert comp.result_shape.to_string(print_layout=False) == "(f32[2,9,<=1], f32[18,<=1], s32[3])"
 
 

@@ -21,7 +21,7 @@ import hlo
 from hlo import ops
 from hlo.ir.attrs import Precision
 from hlo.ops.dot import DotDimensionNumbers, PrecisionConfig, RaggedDotDimensionNumbers
-from shape_checks import BuildFn, build_ops, entry_module
+from shape_checks import BuildFn, assert_round_trip, build_ops, entry_module
 from shape_checks import rule_errors as shape_rule_errors
 
 GOLDEN = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
@@ -453,9 +453,5 @@ def test_a_built_computation_prints_parses_back_and_satisfies_the_rules() -> Non
     text = comp.to_text()
     assert "operand_precision={highest,default}" in text and "algorithm=dot_bf16_bf16_f32" in text
     assert "lhs_ragged_dims={1}, rhs_group_dims={0}" in text
-    again = hlo.parse_module(text)
-    assert again.to_text() == text
-    assert [c.by_name for c in again.computations] == [c.by_name for c in comp.module.computations]
-    assert hlo.verify(comp.module, all_errors=True) == []
-    assert rule_errors(text) == []
+    assert_round_trip(comp, rule_errors)
     assert comp.result_shape.to_string(print_layout=False) == "(f32[4,11,3,5], f32[8,16])"
