@@ -79,6 +79,8 @@ def check_batching(
     index_vector_dim: int,
     names: tuple[str, str],
 ) -> None:
+    """The operand's batching dimensions pair up with the indices' (named `names`), one for one
+    and of the same sizes, none of them the index vector dimension."""
     if len(operand_dims) != len(indices_dims):
         raise ShapeError(f"{names[0]}={list(operand_dims)} and {names[1]}={list(indices_dims)} must pair up")
     check_dims_in_range(indices_dims, names[1], indices.rank, str(indices), sort=False)
@@ -93,6 +95,7 @@ def check_batching(
 
 # -- builder functions ------------------------------------------------------------------------
 def dimension_numbers_attrs(builder: XlaBuilder, op_name: str, numbers: Any, kind: type) -> dict[str, Any]:
+    """The attributes of dimension numbers given to a builder function as a `kind` or a dict."""
     if isinstance(numbers, dict):
         try:
             numbers = kind(**numbers)

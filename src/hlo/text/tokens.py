@@ -1,5 +1,6 @@
 """The kinds of token HLO text is made of (hlo_lexer.cc's TokKind), the words that are keywords,
-and a token as the lexer gives it: what the parser and every attribute codec match on."""
+and a token as the lexer gives it (with the value of a NaN token, and how a message names a
+token): what the parser and every attribute codec match on."""
 
 from __future__ import annotations
 
