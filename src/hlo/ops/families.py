@@ -29,4 +29,4 @@ from . import (  # noqa: F401
 
 # isort: split
 # The collectives' kernels, imported after the ops they run are defined.
-from . import collective_kernels  # noqa: F401
+from . import collective_kernels, collective_move_kernels  # noqa: F401
