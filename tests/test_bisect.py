@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import cli_checks
 import hlo
 from hlo.cli.main import main
 from hlo.replay.bisect import bisect, of_computation, record
@@ -38,11 +39,8 @@ ENTRY %main (a: f32[4], b: f32[4]) -> f32[4] {
 
 
 def one_line_error(capsys) -> str:
-    captured = capsys.readouterr()
-    err = captured.err.strip()
-    assert "\n" not in err and "Traceback" not in err, err
-    assert captured.out == ""  # an error prints nothing on standard output: told apart from a divergence
-    return err
+    # an error prints nothing on standard output: told apart from a divergence
+    return cli_checks.one_line_error(capsys, nothing_on_stdout=True)
 
 
 @pytest.fixture

@@ -12,17 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cli_checks import one_line_error
 from hlo.cli.main import main
 
 ROOT = Path(__file__).parent.parent
 CNN = str(ROOT / "tests" / "golden" / "dumps" / "cnn.hlo")
 MLP = str(ROOT / "tests" / "golden" / "dumps" / "mlp_grad.hlo")
-
-
-def one_line_error(capsys) -> str:
-    err = capsys.readouterr().err.strip()
-    assert err and "\n" not in err and "Traceback" not in err, err
-    return err
 
 
 def test_version(capsys):

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import hlo
+from cli_checks import one_line_error
 from hlo.cli.main import main
 from hlo.replay.extract import extract, extract_with_sources
 from hlo.text.parser import parse_module
@@ -32,12 +33,6 @@ ENTRY %main (a: f32[4], b: f32[4]) -> f32[4] {
   ROOT %neg = f32[4]{0} negate(f32[4]{0} %add)
 }
 """
-
-
-def one_line_error(capsys) -> str:
-    err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "Traceback" not in err, err
-    return err
 
 
 def names(module: hlo.Module) -> list[str]:

@@ -5,7 +5,6 @@ result or an `hlo` error (an HloError), never another exception, a hang or a hug
 Each property is bounded (a few seconds); tools/fuzz_atheris.py runs the long, coverage-guided
 version."""
 
-# ruff: noqa: E501  (strategies read better on one line)
 from __future__ import annotations
 
 from pathlib import Path
@@ -78,7 +77,11 @@ def mutate(text: str, data: st.DataObject) -> str:
             other = data.draw(st.integers(0, len(text) - 1))
             text = text[:start] + text[other : other + end - start] + text[end:]
         else:
-            text = text[:start] + data.draw(st.sampled_from(["0", "-1", "7", "65536", "4294967296", "1e9", "nan"])) + text[end:]
+            text = (
+                text[:start]
+                + data.draw(st.sampled_from(["0", "-1", "7", "65536", "4294967296", "1e9", "nan"]))
+                + text[end:]
+            )
     return text
 
 
@@ -123,12 +126,16 @@ def test_random_builder_programs_run_or_are_errors(data: st.DataObject) -> None:
         values.append(ops.Parameter(b, k, shape, f"p{k}"))
     try:
         for _ in range(data.draw(st.integers(1, 6))):
-            kind = data.draw(st.sampled_from(["unary", "binary", "reshape", "transpose", "broadcast", "const"]))
+            kind = data.draw(
+                st.sampled_from(["unary", "binary", "reshape", "transpose", "broadcast", "const"])
+            )
             x = data.draw(st.sampled_from(values))
             if kind == "unary":
                 values.append(getattr(ops, data.draw(st.sampled_from(UNARY)))(x))
             elif kind == "binary":
-                values.append(getattr(ops, data.draw(st.sampled_from(BINARY)))(x, data.draw(st.sampled_from(values))))
+                values.append(
+                    getattr(ops, data.draw(st.sampled_from(BINARY)))(x, data.draw(st.sampled_from(values)))
+                )
             elif kind == "reshape":
                 values.append(ops.Reshape(x, data.draw(st.lists(st.integers(-1, 6), max_size=3))))
             elif kind == "transpose":
@@ -136,7 +143,11 @@ def test_random_builder_programs_run_or_are_errors(data: st.DataObject) -> None:
             elif kind == "broadcast":
                 values.append(ops.Broadcast(x, data.draw(st.lists(st.integers(0, 3), max_size=2))))
             else:
-                values.append(ops.ConstantR0(b, data.draw(st.one_of(st.integers(-(2**70), 2**70), st.floats(), st.booleans()))))
+                values.append(
+                    ops.ConstantR0(
+                        b, data.draw(st.one_of(st.integers(-(2**70), 2**70), st.floats(), st.booleans()))
+                    )
+                )
         computation = b.build()
     except HloError:
         return
@@ -150,7 +161,12 @@ def test_random_builder_programs_run_or_are_errors(data: st.DataObject) -> None:
 @given(st.one_of(text_of_words, text_of_chars), st.binary(max_size=64))
 def test_memory_functions_answer_or_are_errors(text: str, data: bytes) -> None:
     shape = answers(hlo.parse_shape, text)
-    if shape is None or not shape.is_array or shape.is_unbounded_dynamic or not shape.element_type.has_numpy_dtype:
+    if (
+        shape is None
+        or not shape.is_array
+        or shape.is_unbounded_dynamic
+        or not shape.element_type.has_numpy_dtype
+    ):
         return
     answers(hlo.from_physical, data, shape)
     if budget.array_bytes(shape) < 1 << 16 and answers(hlo.byte_size, shape) is not None:
@@ -163,7 +179,12 @@ def test_memory_functions_answer_or_are_errors(text: str, data: bytes) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.one_of(st.binary(max_size=200), st.sampled_from([b"PK\x03\x04", b"\x93NUMPY\x01\x00"]).map(lambda h: h + b"\0" * 40)))
+@given(
+    st.one_of(
+        st.binary(max_size=200),
+        st.sampled_from([b"PK\x03\x04", b"\x93NUMPY\x01\x00"]).map(lambda h: h + b"\0" * 40),
+    )
+)
 def test_npz_input_files_load_or_are_errors(data: bytes) -> None:
     import tempfile
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import hlo
 from hlo.numerics import loop_tier
 from hlo.runtime import Executable
+from loop_modules import while_loop_text
 from test_engine_programs import RUNNING, leaves, load
 
 numba = pytest.importorskip("numba")
@@ -110,46 +111,20 @@ def loop_text(t: str, ops: list[str], steps: int) -> str:
         body.append(text)
         results.append(f"%r{k}")
         shapes.append(shape)
-    state = f"(s32[], {t}[{N}], {t}[{N}], {', '.join(shapes)})"
-    outs = ", ".join(results)
-    params = ", ".join(f"%o{k}" for k in range(len(ops)))
-    init = "\n".join(f"  %o{k} = {s} parameter({k + 3})" for k, s in enumerate(shapes))
-    return f"""HloModule loop
-
-%sum (x: {t}[], y: {t}[]) -> {t}[] {{
+    head = [
+        f"  %a1 = {t}[1] slice(%a), slice={{[1:2]}}",
+        "  %one = s32[] constant(1)",
+        "  %next = s32[] add(%i, %one)",
+    ]
+    reducer = f"""%sum (x: {t}[], y: {t}[]) -> {t}[] {{
   %x = {t}[] parameter(0)
   %y = {t}[] parameter(1)
   ROOT %s = {t}[] add(%x, %y)
 }}
 
-%cond (c: {state}) -> pred[] {{
-  %c = {state} parameter(0)
-  %n = s32[] get-tuple-element(%c), index=0
-  %limit = s32[] constant({steps})
-  ROOT %lt = pred[] compare(%n, %limit), direction=LT
-}}
-
-%body (s: {state}) -> {state} {{
-  %s = {state} parameter(0)
-  %i = s32[] get-tuple-element(%s), index=0
-  %a = {t}[{N}] get-tuple-element(%s), index=1
-  %b = {t}[{N}] get-tuple-element(%s), index=2
-  %a1 = {t}[1] slice(%a), slice={{[1:2]}}
-  %one = s32[] constant(1)
-  %next = s32[] add(%i, %one)
-{chr(10).join(body)}
-  ROOT %t = {state} tuple(%next, %b, %r0, {outs})
-}}
-
-ENTRY %main (n: s32[], a: {t}[{N}], b: {t}[{N}], {", ".join(f"o{k}: {s}" for k, s in enumerate(shapes))}) -> {state} {{
-  %n = s32[] parameter(0)
-  %a = {t}[{N}] parameter(1)
-  %b = {t}[{N}] parameter(2)
-{init}
-  %init = {state} tuple(%n, %a, %b, {params})
-  ROOT %w = {state} while(%init), condition=%cond, body=%body
-}}
-"""  # noqa: E501
+"""
+    root = f"%next, %b, %r0, {', '.join(results)}"
+    return while_loop_text("loop", t, N, shapes, steps, "\n".join(head + body), root, reducer)
 
 
 def _special(t: np.dtype) -> list[object]:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import hlo
 from hlo.numerics import jit_linear, loop_tier
+from loop_modules import while_loop_text
 from test_engine_programs import load
 from test_jit import assert_loop_compiles, assert_same_bits, zeros_after_three
 
@@ -59,42 +60,17 @@ def dot_loop_text(t: str, steps: int) -> str:
         ]
         shapes.append(f"{t}[{out}]")
         results.append(f"%d{k}")
-    state = f"(s32[], {v}, {v}, {', '.join(shapes)})"
-    init = "\n".join(f"  %o{k} = {s} parameter({k + 3})" for k, s in enumerate(shapes))
-    params = ", ".join(f"o{k}: {s}" for k, s in enumerate(shapes))
-    return f"""HloModule dots
-
-%cond (c: {state}) -> pred[] {{
-  %c = {state} parameter(0)
-  %n = s32[] get-tuple-element(%c), index=0
-  %limit = s32[] constant({steps})
-  ROOT %lt = pred[] compare(%n, %limit), direction=LT
-}}
-
-%body (s: {state}) -> {state} {{
-  %s = {state} parameter(0)
-  %i = s32[] get-tuple-element(%s), index=0
-  %a = {v} get-tuple-element(%s), index=1
-  %b = {v} get-tuple-element(%s), index=2
-  %one = s32[] constant(1)
-  %next = s32[] add(%i, %one)
-  %am = {t}[8,8] reshape(%a)
-  %bm = {t}[8,8] reshape(%b)
-  %ab = {t}[8,8] dot(%am, %bm), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
-  %nb = {v} reshape(%ab)
-{chr(10).join(lines)}
-  ROOT %t = {state} tuple(%next, %b, %nb, {", ".join(results)})
-}}
-
-ENTRY %main (n: s32[], a: {v}, b: {v}, {params}) -> {state} {{
-  %n = s32[] parameter(0)
-  %a = {v} parameter(1)
-  %b = {v} parameter(2)
-{init}
-  %init = {state} tuple(%n, %a, %b, {", ".join(f"%o{k}" for k in range(len(DOTS)))})
-  ROOT %w = {state} while(%init), condition=%cond, body=%body
-}}
-"""
+    head = [
+        "  %one = s32[] constant(1)",
+        "  %next = s32[] add(%i, %one)",
+        f"  %am = {t}[8,8] reshape(%a)",
+        f"  %bm = {t}[8,8] reshape(%b)",
+        f"  %ab = {t}[8,8] dot(%am, %bm), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}",
+        f"  %nb = {v} reshape(%ab)",
+    ]
+    return while_loop_text(
+        "dots", t, N, shapes, steps, "\n".join(head + lines), f"%next, %b, %nb, {', '.join(results)}"
+    )
 
 
 TYPES = ["f32", "f64", "s32", "u8", "s64"]

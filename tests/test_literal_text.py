@@ -16,7 +16,7 @@ import pytest
 from hlo import ParseError, PrimitiveType, ShapeError
 from hlo.literal import Literal
 from hlo.text import literal_dense
-from hlo.text.lexer import Lexer, Tok
+from hlo.text.lexer import Lexer
 from hlo.text.literal_codec import (
     format_element,
     parse_literal,
@@ -26,6 +26,7 @@ from hlo.text.literal_codec import (
 )
 from hlo.text.reader import TextReader
 from hlo.text.shape_codec import parse_shape
+from hlo.text.tokens import Tok
 
 from conftest import load
 

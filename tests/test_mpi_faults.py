@@ -67,7 +67,9 @@ def test_a_rank_failing_before_the_run_ends_every_rank(tmp_path, fault):
         path = inputs(tmp_path)
         np.savez(tmp_path / "in2.npz", other=np.zeros(3, np.float32))
     else:
-        path = inputs(tmp_path, skip=2 if fault == "missing" else None, corrupt=2 if fault == "corrupt" else None)
+        path = inputs(
+            tmp_path, skip=2 if fault == "missing" else None, corrupt=2 if fault == "corrupt" else None
+        )
     done, took = mpirun(4, str(module), "--backend", "mpi", "--inputs", path, "--timeout", "30")
     assert done.returncode != 0
     assert took < 60
@@ -106,14 +108,26 @@ def test_dynamic_sizes_that_differ_across_ranks_are_a_located_error(tmp_path):
     module.write_text(DYNAMIC)
     for d, n in enumerate((2, 3)):
         np.savez(tmp_path / f"in{d}.npz", arg0=np.ones(n, np.float32))
-    done, took = mpirun(2, str(module), "--backend", "mpi", "--inputs", str(tmp_path / "in{device}.npz"), "--timeout", "30")
+    done, took = mpirun(
+        2, str(module), "--backend", "mpi", "--inputs", str(tmp_path / "in{device}.npz"), "--timeout", "30"
+    )
     assert done.returncode != 0 and took < 60
-    assert "dyn.hlo:4:8: error: %s: device 1 brings operands of other sizes than device 0's [2]" in done.stderr
+    assert (
+        "dyn.hlo:4:8: error: %s: device 1 brings operands of other sizes than device 0's [2]" in done.stderr
+    )
 
 
 def test_a_killed_rank_ends_the_job(tmp_path):
     module = tmp_path / "killed_rank.hlo"
-    module.write_text(SPIN.replace("ROOT a = s32[] add(p, one)", "q = s32[] add(p, one)\n ROOT a = s32[] all-reduce(q), replica_groups={}, to_apply=sum").replace("cond {", "sum { a = s32[] parameter(0)  b = s32[] parameter(1)  ROOT r = s32[] add(a, b) }\ncond {"))
+    module.write_text(
+        SPIN.replace(
+            "ROOT a = s32[] add(p, one)",
+            "q = s32[] add(p, one)\n ROOT a = s32[] all-reduce(q), replica_groups={}, to_apply=sum",
+        ).replace(
+            "cond {",
+            "sum { a = s32[] parameter(0)  b = s32[] parameter(1)  ROOT r = s32[] add(a, b) }\ncond {",
+        )
+    )
     start = time.monotonic()
     job = subprocess.Popen(
         [MPIEXEC, "-n", "2", sys.executable, "-m", "hlo", "run", str(module), "--backend", "mpi", "--timeout", "20", "--max-iterations", "0"],

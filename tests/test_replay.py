@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import hlo
+from cli_checks import one_line_error
 from hlo.cli.main import main
 from hlo.proto.writer import module_to_proto
 from hlo.replay.compare import compare_output
@@ -20,12 +21,6 @@ from hlo.replay.load import load_bytes
 GOLDEN = Path(__file__).parent / "golden"
 PROTO = GOLDEN / "dumps_proto"
 PROGRAMS = ("mlp", "loop", "gather_sort")
-
-
-def one_line_error(capsys) -> str:
-    err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "Traceback" not in err, err
-    return err
 
 
 @pytest.mark.parametrize("program", PROGRAMS)

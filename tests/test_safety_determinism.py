@@ -28,8 +28,13 @@ def custom_call(target: str, extra: str = "") -> hlo.Module:
     )
 
 
-@pytest.mark.parametrize("target", ["os.system", "libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6:system", "builtins.eval", "__import__"])
-def test_custom_call_targets_come_only_from_registration(target: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "target",
+    ["os.system", "libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6:system", "builtins.eval", "__import__"],
+)
+def test_custom_call_targets_come_only_from_registration(
+    target: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     loaded: list[object] = []
     monkeypatch.setattr(ctypes, "CDLL", lambda *a, **k: loaded.append(a))
     monkeypatch.setattr(importlib, "import_module", lambda *a, **k: loaded.append(a))
@@ -61,7 +66,9 @@ def test_npz_inputs_never_unpickle(tmp_path: Path) -> None:
 
     path = tmp_path / "evil.npz"
     np.savez(path, arg0=np.array([object()], dtype=object))
-    with pytest.raises(HloError, match="cannot read arg0: Object arrays cannot be loaded when allow_pickle=False"):
+    with pytest.raises(
+        HloError, match="cannot read arg0: Object arrays cannot be loaded when allow_pickle=False"
+    ):
         load_inputs(str(path), (hlo.parse_shape("f32[1]"),))
 
 
@@ -104,7 +111,11 @@ def test_the_command_line_is_deterministic_across_processes(tmp_path: Path) -> N
     outs = []
     for k in range(2):
         out = tmp_path / f"out{k}.npz"
-        subprocess.run([sys.executable, "-m", "hlo", "run", "--example", "mlp", "--seed", "5", "--output", str(out)], check=True, timeout=120)
+        subprocess.run(
+            [sys.executable, "-m", "hlo", "run", "--example", "mlp", "--seed", "5", "--output", str(out)],
+            check=True,
+            timeout=120,
+        )
         outs.append(np.load(out))
     assert outs[0].files == outs[1].files
     for key in outs[0].files:

@@ -23,6 +23,7 @@ from hlo import ops
 from hlo.ir.attrs import ConvolutionDimensionNumbers, Window
 from hlo.ops.convolution import default_dimension_numbers
 from hlo.ops.dot import PrecisionConfig
+from shape_checks import assert_round_trip
 from shape_checks import rule_errors as shape_rule_errors
 
 Fn = Callable[[list[Any], hlo.XlaBuilder], Any]
@@ -413,11 +414,7 @@ def test_built_convolutions_print_parse_back_equal_and_verify() -> None:
     ops.Tuple(b, results)
     comp = b.build()
     text = comp.to_text()
-    again = hlo.parse_module(text)
-    assert again.to_text() == text
-    assert [c.by_name for c in again.computations] == [c.by_name for c in comp.module.computations]
-    assert hlo.verify(comp.module, all_errors=True) == []
-    assert rule_errors(text) == []
+    assert_round_trip(comp, rule_errors)
     assert [s.to_string(print_layout=False) for s in comp.result_shape.tuple_shapes] == [
         "f32[2,6,3,3]", "f32[2,6,5,4]", "f32[<=2,6,3,8]", "bf16[<=2,12,10,8]", "s32[3,5]", "f32[2,6,4]",
     ]  # fmt: skip

@@ -8,9 +8,7 @@ and build -> text -> parse round trips."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -20,9 +18,9 @@ import hlo
 from hlo import ops
 from hlo.ir.attrs import PaddingConfig, PaddingDimension
 from hlo.ops.registry import spec
+from shape_checks import BuildFn, assert_round_trip, build_ops, entry_module
 from shape_checks import rule_errors as shape_rule_errors
 
-Fn = Callable[[list[Any], hlo.XlaBuilder], Any]
 GOLDEN = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
 SRC = Path(hlo.__file__).parent / "ops"
 MY_MODULES = (
@@ -38,26 +36,12 @@ MY_MODULES = (
 )
 
 
-def run(shapes: Sequence[str], fn: Fn) -> tuple[str, list[str], hlo.XlaBuilder]:
-    """Build fn(parameters of `shapes`, builder): the result shape without layout, the opcodes
-    emitted (parameters aside) and the builder."""
-    b = hlo.XlaBuilder("t")
-    params = [ops.Parameter(b, k, s, f"p{k}") for k, s in enumerate(shapes)]
-    result = fn(params, b)
-    emitted = [i.opcode.text for i in b.instructions if i.opcode is not hlo.Opcode.PARAMETER]
-    return result.shape.to_string(print_layout=False), emitted, b
-
-
 def rule_errors(text: str) -> list[str]:
     return shape_rule_errors(text, MY_MODULES)
 
 
-def module(body: str) -> str:
-    return "HloModule m\nENTRY e {\n" + body + "\n}\n"
-
-
 # -- builder functions: good cases --------------------------------------------------------------
-GOOD: list[tuple[str, list[str], Fn, str, list[str]]] = [
+GOOD: list[tuple[str, list[str], BuildFn, str, list[str]]] = [
     # Broadcast (page 003: a scalar to {2, 3}) and BroadcastInDim (page 003's s32[2] examples)
     ("broadcast scalar", ["f32[]"], lambda p, b: ops.Broadcast(p[0], [2, 3]), "f32[2,3]", ["broadcast"]),
     ("broadcast dynamic", ["f32[<=2,3]"], lambda p, b: ops.Broadcast(p[0], [4]), "f32[4,<=2,3]", ["broadcast"]),
@@ -168,8 +152,8 @@ GOOD: list[tuple[str, list[str], Fn, str, list[str]]] = [
 
 
 @pytest.mark.parametrize(("name", "shapes", "fn", "expected", "emitted"), GOOD, ids=[g[0] for g in GOOD])
-def test_builder_shapes(name: str, shapes: list[str], fn: Fn, expected: str, emitted: list[str]) -> None:
-    shape, got, b = run(shapes, fn)
+def test_builder_shapes(name: str, shapes: list[str], fn: BuildFn, expected: str, emitted: list[str]) -> None:
+    shape, got, b = build_ops(shapes, fn)
     assert shape == expected
     assert got == emitted
     if got:
@@ -177,7 +161,7 @@ def test_builder_shapes(name: str, shapes: list[str], fn: Fn, expected: str, emi
 
 
 # -- builder functions: bad cases ---------------------------------------------------------------
-BAD: list[tuple[list[str], Fn, str]] = [
+BAD: list[tuple[list[str], BuildFn, str]] = [
     (["f32[2]"], lambda p, b: ops.Broadcast(p[0], [-1]), r"Broadcast: broadcast sizes \[-1\] must be static sizes >= 0: found -1"),
     (["f32[?]"], lambda p, b: ops.Broadcast(p[0], [2]), r"Broadcast: operand 0 must not have unbounded dimensions: found f32\[\?\]"),
     (["(f32[2])"], lambda p, b: ops.Broadcast(p[0], [2]), r"Broadcast: operand 0 must be an array: found \(f32\[2\]"),
@@ -257,9 +241,9 @@ BAD: list[tuple[list[str], Fn, str]] = [
 
 
 @pytest.mark.parametrize(("shapes", "fn", "message"), BAD)
-def test_builder_errors(shapes: list[str], fn: Fn, message: str) -> None:
+def test_builder_errors(shapes: list[str], fn: BuildFn, message: str) -> None:
     with pytest.raises(hlo.ShapeError, match=message):
-        run(shapes, fn)
+        build_ops(shapes, fn)
 
 
 # -- HLO text ---------------------------------------------------------------------------------
@@ -297,7 +281,7 @@ def test_omitted_result_shapes_are_inferred() -> None:
 
 
 def test_a_scalar_broadcast_may_omit_its_shape() -> None:
-    m = hlo.parse_module(module("  x = f32[] parameter(0)\n  ROOT b = broadcast(x), dimensions={}"))
+    m = hlo.parse_module(entry_module("  x = f32[] parameter(0)\n  ROOT b = broadcast(x), dimensions={}"))
     assert str(m.entry.root.shape) == "f32[]"
 
 
@@ -328,7 +312,7 @@ def test_a_scalar_broadcast_may_omit_its_shape() -> None:
     ],
 )
 def test_omitted_shape_errors(line: str, message: str) -> None:
-    text = module(
+    text = entry_module(
         f"  x = f32[2,3] parameter(0)\n  y = f32[2,4] parameter(1)\n  v = f32[] parameter(2)\n  {line}"
     )
     with pytest.raises(hlo.ParseError, match=message):
@@ -370,7 +354,7 @@ WRITTEN = [
 
 @pytest.mark.parametrize(("line", "message"), WRITTEN)
 def test_written_shapes_against_the_rules(line: str, message: str | None) -> None:
-    text = module(
+    text = entry_module(
         "  x = f32[2,3] parameter(0)\n  iv = s32[2] parameter(1)\n  i = s32[] parameter(2)\n"
         "  u = f32[1,3] parameter(3)\n  t = (f32[2,3], f32[3,2], u32[]) parameter(4)\n  " + line
     )
@@ -403,12 +387,7 @@ def test_a_built_computation_prints_parses_back_and_satisfies_the_rules() -> Non
     out = ops.DynamicUpdateSlice(p, ds, [n, n, n])
     ops.Tuple(b, [out, ops.Collapse(out, [0, 1]), ops.Broadcast(size, [3])])
     comp = b.build()
-    text = comp.to_text()
-    again = hlo.parse_module(text)
-    assert again.to_text() == text
-    assert [c.by_name for c in again.computations] == [c.by_name for c in comp.module.computations]
-    assert hlo.verify(comp.module, all_errors=True) == []
-    assert rule_errors(text) == []
+    assert_round_trip(comp, rule_errors)
     assert comp.result_shape.to_string(print_layout=False) == "(f32[2,9,<=1], f32[18,<=1], s32[3])"
 
 
@@ -430,7 +409,7 @@ def test_slice_and_pad_sizes_match_python(size: int, data: st.DataObject) -> Non
     start = data.draw(st.integers(0, size))
     limit = data.draw(st.integers(start, size))
     stride = data.draw(st.integers(1, 4))
-    shape, _, _ = run([f"f32[{size}]"], lambda p, b: ops.Slice(p[0], [start], [limit], [stride]))
+    shape, _, _ = build_ops([f"f32[{size}]"], lambda p, b: ops.Slice(p[0], [start], [limit], [stride]))
     assert shape == f"f32[{len(range(start, limit, stride))}]"
     low, high, interior = (
         data.draw(st.integers(-size, 3)),
@@ -442,5 +421,7 @@ def test_slice_and_pad_sizes_match_python(size: int, data: st.DataObject) -> Non
         values += [0.0] * (interior if k else 0) + [1.0]
     values = [0.0] * max(low, 0) + values[max(-low, 0) :] + [0.0] * high
     expected = len(values)
-    shape, _, _ = run([f"f32[{size}]", "f32[]"], lambda p, b: ops.Pad(p[0], p[1], [(low, high, interior)]))
+    shape, _, _ = build_ops(
+        [f"f32[{size}]", "f32[]"], lambda p, b: ops.Pad(p[0], p[1], [(low, high, interior)])
+    )
     assert shape == f"f32[{expected}]"

@@ -9,9 +9,8 @@ round trips, XlaOp's `@`, and DotGeneral against np.einsum."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -22,9 +21,9 @@ import hlo
 from hlo import ops
 from hlo.ir.attrs import Precision
 from hlo.ops.dot import DotDimensionNumbers, PrecisionConfig, RaggedDotDimensionNumbers
+from shape_checks import BuildFn, assert_round_trip, build_ops, entry_module
 from shape_checks import rule_errors as shape_rule_errors
 
-Fn = Callable[[list[Any], hlo.XlaBuilder], Any]
 GOLDEN = sorted((Path(__file__).parent / "golden" / "dumps").glob("*.hlo"))
 MY_MODULES = ("dot", "ragged_dot", "scaled_dot")
 
@@ -46,29 +45,15 @@ def ragged(
     return RaggedDotDimensionNumbers(dn(lc, rc, lb, rb), tuple(lhs_ragged), tuple(rhs_group))
 
 
-def run(shapes: Sequence[str], fn: Fn) -> tuple[str, list[str], hlo.XlaBuilder]:
-    """Build fn(parameters of `shapes`, builder): the result shape without layout, the opcodes
-    emitted (parameters aside) and the builder."""
-    b = hlo.XlaBuilder("t")
-    params = [ops.Parameter(b, k, s, f"p{k}") for k, s in enumerate(shapes)]
-    result = fn(params, b)
-    emitted = [i.opcode.text for i in b.instructions if i.opcode is not hlo.Opcode.PARAMETER]
-    return result.shape.to_string(print_layout=False), emitted, b
-
-
 def rule_errors(text: str) -> list[str]:
     return shape_rule_errors(text, MY_MODULES)
-
-
-def module(body: str) -> str:
-    return "HloModule m\nENTRY e {\n" + body + "\n}\n"
 
 
 F8 = "f8e4m3fn"
 E8 = "f8e8m0fnu"
 
 # -- builder functions: good cases --------------------------------------------------------------
-GOOD: list[tuple[str, list[str], Fn, str]] = [
+GOOD: list[tuple[str, list[str], BuildFn, str]] = [
     # Dot: page 003's table (and vector.matrix); XlaBuilder::Dot contracts lhs dimension 1 (0 for a vector) with rhs dimension 0
     ("dot vector.vector", ["f32[3]", "f32[3]"], lambda p, b: ops.Dot(p[0], p[1]), "f32[]"),
     ("dot matrix.vector", ["f32[2,3]", "f32[3]"], lambda p, b: ops.Dot(p[0], p[1]), "f32[2]"),
@@ -147,8 +132,8 @@ GOOD: list[tuple[str, list[str], Fn, str]] = [
 
 
 @pytest.mark.parametrize(("name", "shapes", "fn", "expected"), GOOD, ids=[g[0] for g in GOOD])
-def test_builder_shapes(name: str, shapes: list[str], fn: Fn, expected: str) -> None:
-    shape, emitted, b = run(shapes, fn)
+def test_builder_shapes(name: str, shapes: list[str], fn: BuildFn, expected: str) -> None:
+    shape, emitted, b = build_ops(shapes, fn)
     assert shape == expected
     assert len(emitted) == 1
     # What the builder made prints, parses back the same, and verifies (the written type is
@@ -161,7 +146,7 @@ def test_builder_shapes(name: str, shapes: list[str], fn: Fn, expected: str) -> 
 
 
 # -- builder functions: bad cases ---------------------------------------------------------------
-BAD: list[tuple[list[str], Fn, str]] = [
+BAD: list[tuple[list[str], BuildFn, str]] = [
     # operands
     (["(f32[2,3])", "f32[3,4]"], lambda p, b: ops.Dot(p[0], p[1]), r"^Dot: operand 0 \(lhs\) must be an array: found \(f32\[2,3\]"),
     (["f32[2,3]", "token[]"], lambda p, b: ops.DotGeneral(p[0], p[1], dn([1], [0])), r"^DotGeneral: operand 1 \(rhs\) must be an array: found token\[\]"),
@@ -227,9 +212,9 @@ BAD: list[tuple[list[str], Fn, str]] = [
 
 
 @pytest.mark.parametrize(("shapes", "fn", "message"), BAD)
-def test_builder_errors(shapes: list[str], fn: Fn, message: str) -> None:
+def test_builder_errors(shapes: list[str], fn: BuildFn, message: str) -> None:
     with pytest.raises(hlo.ShapeError) as info:
-        run(shapes, fn)
+        build_ops(shapes, fn)
     # The message itself (str(error) also quotes the caller's source line).
     assert re.search(message, info.value.message), info.value.message
     assert "test_shapes_dot.py" in str(info.value)  # points at the caller's line
@@ -359,7 +344,7 @@ WRITTEN = [
 
 @pytest.mark.parametrize(("line", "message"), WRITTEN)
 def test_written_shapes_against_the_rules(line: str, message: str | None) -> None:
-    errors = rule_errors(module(PARAMS + "  " + line))
+    errors = rule_errors(entry_module(PARAMS + "  " + line))
     if message is None:
         assert errors == []
     else:
@@ -369,7 +354,7 @@ def test_written_shapes_against_the_rules(line: str, message: str | None) -> Non
 def test_the_verifier_takes_the_written_type_as_preferred() -> None:
     """XLA's verifier infers with the written element type as the preferred one: s8 x s8 may
     give s32 (the golden dot_general dump), f32 x f32 may give bf16."""
-    text = module(
+    text = entry_module(
         PARAMS
         + "  o1 = s32[2,4] dot(p, q), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
         + "  o2 = bf16[2,4] dot(x, y), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
@@ -431,7 +416,7 @@ def test_omitted_result_shapes_are_inferred() -> None:
     ],
 )  # fmt: skip
 def test_omitted_shape_errors(line: str, message: str) -> None:
-    text = module(
+    text = entry_module(
         f"  x = f32[2,3] parameter(0)\n  y = f32[3,4] parameter(1)\n  g = s32[3] parameter(2)\n  {line}"
     )
     with pytest.raises(hlo.ParseError, match=message):
@@ -468,9 +453,5 @@ def test_a_built_computation_prints_parses_back_and_satisfies_the_rules() -> Non
     text = comp.to_text()
     assert "operand_precision={highest,default}" in text and "algorithm=dot_bf16_bf16_f32" in text
     assert "lhs_ragged_dims={1}, rhs_group_dims={0}" in text
-    again = hlo.parse_module(text)
-    assert again.to_text() == text
-    assert [c.by_name for c in again.computations] == [c.by_name for c in comp.module.computations]
-    assert hlo.verify(comp.module, all_errors=True) == []
-    assert rule_errors(text) == []
+    assert_round_trip(comp, rule_errors)
     assert comp.result_shape.to_string(print_layout=False) == "(f32[4,11,3,5], f32[8,16])"

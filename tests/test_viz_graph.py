@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_checks import one_line_error
 from hlo.cli.main import main
 from hlo.replay.load import load
 from hlo.viz.graph_dot import colours, to_dot
@@ -23,12 +24,6 @@ MLP = ROOT / "src" / "hlo" / "examples" / "mlp.hlo"
 @pytest.fixture(scope="module")
 def after():
     return load(AFTER).module
-
-
-def one_line_error(capsys) -> str:
-    err = capsys.readouterr().err.strip()
-    assert err and "\n" not in err and "Traceback" not in err, err
-    return err
 
 
 def test_fusions_are_clusters_fed_to_their_callers(after):

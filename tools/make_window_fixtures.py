@@ -318,24 +318,78 @@ def _module(comps: str, body: str) -> str:
 # (name, entry body): a spelling reducer (s64, init 7) over `x` = s64[6,7] padded with 7s where
 # the pad merges, so a padded position folded in would show as a 07 in the result
 PAD_SPELLED = [
-    ("merged", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n"),
-    ("merged, a window padded on its minor side only", "  pd = s64[6,8] pad(x, z), padding=0_0x0_1\n  ROOT r = s64[5,7] reduce-window(pd, z), window={size=2x2}, to_apply=f\n"),
-    ("interior padding -> base dilation", "  pd = s64[13,9] pad(x, z), padding=1_1_1x1_1\n  ROOT r = s64[6,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n"),
-    ("window dilation", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[4,3] reduce-window(pd, z), window={size=2x3 stride=2x2 rhs_dilate=1x2}, to_apply=f\n"),
-    ("base dilation scales the edges", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[4,8] reduce-window(pd, z), window={size=2x3 stride=2x2 lhs_dilate=1x2}, to_apply=f\n"),
-    ("padding of the window's own", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[5,5] reduce-window(pd, z), window={size=2x3 stride=2x2 pad=1_1x1_1}, to_apply=f\n"),
-    ("the pad read elsewhere too", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n  s = s64[4,4] slice(pd), slice={[0:4], [0:4]}\n  ROOT o = s64[4,4] add(r, s)\n"),
-    ("two constants of one value", "  z2 = s64[] constant(7)\n  pd = s64[8,9] pad(x, z2), padding=1_1x1_1\n  ROOT r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n"),
-    ("a convert between, padding of a tenth", "  y = s32[6,7] convert(x)\n  z32 = s32[] constant(7)\n  pd = s32[6,9] pad(y, z32), padding=0_0x1_1\n  c = s64[6,9] convert(pd)\n  ROOT r = s64[6,3] reduce-window(c, z), window={size=1x3 stride=1x3}, to_apply=f\n"),
-    ("rank 3", "  x3 = s64[2,3,7] reshape(x)\n  pd = s64[2,5,9] pad(x3, z), padding=0_0x1_1x1_1\n  ROOT r = s64[2,2,4] reduce-window(pd, z), window={size=1x2x3 stride=1x2x2}, to_apply=f\n"),
-    ("one real element a window: a broadcast", "  x1 = s64[1,7] slice(x), slice={[0:1], [0:7]}\n  pd = s64[3,7] pad(x1, z), padding=1_1x0_0\n  ROOT r = s64[3,7] reduce-window(pd, z), window={size=3x1 pad=1_1x0_0}, to_apply=f\n"),
-    ("not merged: another value", "  z5 = s64[] constant(5)\n  pd = s64[8,9] pad(x, z5), padding=1_1x1_1\n  ROOT r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n"),
-    ("not merged: negative edges", "  pd = s64[7,8] pad(x, z), padding=-1_2x1_0\n  ROOT r = s64[3,3] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n"),
-    ("not merged: a reshape between", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  rs = s64[8,9,1] reshape(pd)\n  ROOT r = s64[4,4,1] reduce-window(rs, z), window={size=2x3x1 stride=2x2x1}, to_apply=f\n"),
-    ("not merged: rank 1", "  x1 = s64[42] reshape(x)\n  pd = s64[44] pad(x1, z), padding=1_1\n  ROOT r = s64[14] reduce-window(pd, z), window={size=3 stride=3}, to_apply=f\n"),
-    ("not merged: interior padding under base dilation", "  pd = s64[11,7] pad(x, z), padding=0_0_1x0_0\n  ROOT r = s64[5,6] reduce-window(pd, z), window={size=2x3 stride=2x2 lhs_dilate=1x2}, to_apply=f\n"),
-    ("not merged: a convert between, padding under a tenth", "  y = s64[3,14] reshape(x)\n  y2 = s32[3,14] convert(y)\n  z32 = s32[] constant(7)\n  pd = s32[3,15] pad(y2, z32), padding=0_0x0_1\n  c = s64[3,15] convert(pd)\n  ROOT r = s64[3,5] reduce-window(c, z), window={size=1x3 stride=1x3}, to_apply=f\n"),
-    ("not merged: whole dimensions (a reduce)", "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[8,1] reduce-window(pd, z), window={size=1x9}, to_apply=f\n"),
+    (
+        "merged",
+        "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n",
+    ),
+    (
+        "merged, a window padded on its minor side only",
+        "  pd = s64[6,8] pad(x, z), padding=0_0x0_1\n  ROOT r = s64[5,7] reduce-window(pd, z), window={size=2x2}, to_apply=f\n",
+    ),
+    (
+        "interior padding -> base dilation",
+        "  pd = s64[13,9] pad(x, z), padding=1_1_1x1_1\n  ROOT r = s64[6,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n",
+    ),
+    (
+        "window dilation",
+        "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[4,3] reduce-window(pd, z), window={size=2x3 stride=2x2 rhs_dilate=1x2}, to_apply=f\n",
+    ),
+    (
+        "base dilation scales the edges",
+        "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[4,8] reduce-window(pd, z), window={size=2x3 stride=2x2 lhs_dilate=1x2}, to_apply=f\n",
+    ),
+    (
+        "padding of the window's own",
+        "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[5,5] reduce-window(pd, z), window={size=2x3 stride=2x2 pad=1_1x1_1}, to_apply=f\n",
+    ),
+    (
+        "the pad read elsewhere too",
+        "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n  s = s64[4,4] slice(pd), slice={[0:4], [0:4]}\n  ROOT o = s64[4,4] add(r, s)\n",
+    ),
+    (
+        "two constants of one value",
+        "  z2 = s64[] constant(7)\n  pd = s64[8,9] pad(x, z2), padding=1_1x1_1\n  ROOT r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n",
+    ),
+    (
+        "a convert between, padding of a tenth",
+        "  y = s32[6,7] convert(x)\n  z32 = s32[] constant(7)\n  pd = s32[6,9] pad(y, z32), padding=0_0x1_1\n  c = s64[6,9] convert(pd)\n  ROOT r = s64[6,3] reduce-window(c, z), window={size=1x3 stride=1x3}, to_apply=f\n",
+    ),
+    (
+        "rank 3",
+        "  x3 = s64[2,3,7] reshape(x)\n  pd = s64[2,5,9] pad(x3, z), padding=0_0x1_1x1_1\n  ROOT r = s64[2,2,4] reduce-window(pd, z), window={size=1x2x3 stride=1x2x2}, to_apply=f\n",
+    ),
+    (
+        "one real element a window: a broadcast",
+        "  x1 = s64[1,7] slice(x), slice={[0:1], [0:7]}\n  pd = s64[3,7] pad(x1, z), padding=1_1x0_0\n  ROOT r = s64[3,7] reduce-window(pd, z), window={size=3x1 pad=1_1x0_0}, to_apply=f\n",
+    ),
+    (
+        "not merged: another value",
+        "  z5 = s64[] constant(5)\n  pd = s64[8,9] pad(x, z5), padding=1_1x1_1\n  ROOT r = s64[4,4] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n",
+    ),
+    (
+        "not merged: negative edges",
+        "  pd = s64[7,8] pad(x, z), padding=-1_2x1_0\n  ROOT r = s64[3,3] reduce-window(pd, z), window={size=2x3 stride=2x2}, to_apply=f\n",
+    ),
+    (
+        "not merged: a reshape between",
+        "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  rs = s64[8,9,1] reshape(pd)\n  ROOT r = s64[4,4,1] reduce-window(rs, z), window={size=2x3x1 stride=2x2x1}, to_apply=f\n",
+    ),
+    (
+        "not merged: rank 1",
+        "  x1 = s64[42] reshape(x)\n  pd = s64[44] pad(x1, z), padding=1_1\n  ROOT r = s64[14] reduce-window(pd, z), window={size=3 stride=3}, to_apply=f\n",
+    ),
+    (
+        "not merged: interior padding under base dilation",
+        "  pd = s64[11,7] pad(x, z), padding=0_0_1x0_0\n  ROOT r = s64[5,6] reduce-window(pd, z), window={size=2x3 stride=2x2 lhs_dilate=1x2}, to_apply=f\n",
+    ),
+    (
+        "not merged: a convert between, padding under a tenth",
+        "  y = s64[3,14] reshape(x)\n  y2 = s32[3,14] convert(y)\n  z32 = s32[] constant(7)\n  pd = s32[3,15] pad(y2, z32), padding=0_0x0_1\n  c = s64[3,15] convert(pd)\n  ROOT r = s64[3,5] reduce-window(c, z), window={size=1x3 stride=1x3}, to_apply=f\n",
+    ),
+    (
+        "not merged: whole dimensions (a reduce)",
+        "  pd = s64[8,9] pad(x, z), padding=1_1x1_1\n  ROOT r = s64[8,1] reduce-window(pd, z), window={size=1x9}, to_apply=f\n",
+    ),
 ]
 
 
@@ -354,7 +408,11 @@ def family_pad_merge() -> Iterator[Case]:
         yield text, [x, np.int64(7)], ["s64", "s64", "s64"], True
     # float sums that cancel, and a max, padded with their init value (merged) or not
     for comp, value, init in ((ADD, "0", "0"), (ADD, "0", "0.5"), (MAX, "-inf", "-inf")):
-        for dims in ([(2, 2, 1, 1), (3, 2, 1, 1)], [(2, 1, 0, 0), (2, 1, 0, 1)], [(3, 2, 1, 1), (3, 2, 1, 1)]):
+        for dims in (
+            [(2, 2, 1, 1), (3, 2, 1, 1)],
+            [(2, 1, 0, 0), (2, 1, 0, 1)],
+            [(3, 2, 1, 1), (3, 2, 1, 1)],
+        ):
             shape = (6, 7)
             padded = [n + lo + hi for n, (_, _, lo, hi) in zip(shape, dims)]
             out = [_out(n, s, st, 0, 0) for n, (s, st, _, _) in zip(padded, dims)]
@@ -374,7 +432,15 @@ def family_pad_merge() -> Iterator[Case]:
     text = _module(GE + ADD, "  x = f32[6,7] parameter(0)\n  s = f32[4,4] parameter(1)\n  z = f32[] constant(0)\n"
                    "  pd = f32[8,9] pad(x, z), padding=1_1x1_1\n"
                    "  ROOT r = f32[8,9] select-and-scatter(pd, s, z), window={size=2x3 stride=2x2}, select=ge, scatter=f\n")  # fmt: skip
-    yield text, [np.where(np.indices((6, 7)).sum(axis=0) % 2 == 1, 3, 0).astype(np.float32), _cancelling((4, 4), rng)], ["f32", "f32", "f32"], True
+    yield (
+        text,
+        [
+            np.where(np.indices((6, 7)).sum(axis=0) % 2 == 1, 3, 0).astype(np.float32),
+            _cancelling((4, 4), rng),
+        ],
+        ["f32", "f32", "f32"],
+        True,
+    )
 
 
 def main() -> None:

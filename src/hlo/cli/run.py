@@ -27,25 +27,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..errors import HloError
-from ..literal import Literal
 from ..numerics.context import JIT_MODES, RunOptions
 from ..replay.compare import compare_outputs, verdict
 from ..replay.inputs import MODES, make_inputs, parse_range
 from ..replay.load import load
-from ..replay.npz import load_inputs, save
+from ..replay.npz import load_inputs
 from ..replay.output import check_writable
 from ..replay.reference import check_reference, leaves, load_reference, run_on_xla
-from ..replay.values import SUMMARY_THRESHOLD, summary
-from ..shape import Shape
-from ..text.literal_codec import print_literal
 from ..text.parser import parse_module
-from .examples import NAMES, Example, inputs_origin, load_example
+from .examples import NAMES, load_example
 from .execute import execute
 from .execute_devices import compare_devices, execute_devices
 from .limits import DEFAULT_MAX_ITERATIONS, add_limit_arguments, run_limits
+from .run_output import report, show
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -205,7 +200,7 @@ def _run_loaded(
             module, per_device, run_options, replicas, partitions, args.iterations, args.dump_values, started
         )
     for device, result in enumerate(results):
-        _report(args, module, name, result, device if count > 1 else None)
+        report(args, module, name, result, device if count > 1 else None)
     if count > 1 and args.compare:
         return compare_devices(args, results)
     if count == 1 and (args.compare or args.reference or recorded is not None):
@@ -278,58 +273,5 @@ def _run_mpi(args: argparse.Namespace) -> int:
         time.sleep(0.5)  # let mpiexec forward the message before the abort tears the job down
         comm.Abort(1)
         return 1
-    _report(args, module, name, result, device)
+    report(args, module, name, result, device)
     return 0
-
-
-def _report(args: argparse.Namespace, module: Any, name: str, result: Any, device: int | None) -> None:
-    leaves = list(flatten(result))
-    if args.output:
-        path = args.output.replace("{device}", str(device)) if device is not None else args.output
-        if device is not None and "{device}" not in args.output and device > 0:
-            return  # one output file: the first device's results
-        save(path, leaves)
-        print(f"wrote {path} ({len(leaves)} output{'s' if len(leaves) != 1 else ''})", file=sys.stderr)
-    if args.print or not (args.output or args.compare or args.reference or getattr(args, "snapshot", False)):
-        where = f" device {device}" if device is not None else ""
-        print(f"{name}{where}: {len(leaves)} result{'s' if len(leaves) != 1 else ''}")
-        example: Example | None = getattr(args, "example_info", None)
-        if example is not None:
-            print(f"  from {example.program}")
-            print(f"  inputs: {inputs_origin(args, device or 0)}")
-        for k, (value, shape) in enumerate(zip(leaves, flatten_shape(module.entry.root.shape))):
-            label = f"out{k} ({example.outputs[k]})" if example is not None else f"out{k}"
-            if value.size > SUMMARY_THRESHOLD and not args.print_full:
-                print(f"{label}: {shape.to_string(print_layout=False)} {summary(value)}")
-                continue
-            literal = print_literal(Literal(_static(shape, value), value))
-            print(f"{label}: {shape.to_string(print_layout=False)} {literal}")
-
-
-def show(value: Any, full: bool) -> str:
-    if isinstance(value, tuple):
-        return "(" + ", ".join(show(v, full) for v in value) + ")"
-    array = np.asarray(value)
-    if array.size > SUMMARY_THRESHOLD and not full:
-        return summary(array)
-    return f"{array.dtype}{list(array.shape)} " + np.array2string(array, threshold=array.size + 1)
-
-
-def _static(shape: Shape, value: np.ndarray) -> Shape:
-    return Shape.array(shape.element_type, value.shape)
-
-
-def flatten(value: Any) -> Any:
-    if isinstance(value, tuple):
-        for v in value:
-            yield from flatten(v)
-    elif isinstance(value, (np.ndarray, np.generic)):
-        yield np.asarray(value)  # a NumPy scalar is a 0-d result, never dropped
-
-
-def flatten_shape(shape: Shape) -> Any:
-    if shape.is_tuple:
-        for s in shape.tuple_shapes:
-            yield from flatten_shape(s)
-    elif shape.is_array:
-        yield shape

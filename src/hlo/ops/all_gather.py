@@ -1,5 +1,6 @@
 """All-gather (page 003: AllGather, XLA's -start/-done forms) and reduce-scatter (ReduceScatter):
-shape rules and builder functions (their kernels are in collective_kernels.py)."""
+shape rules and builder functions (the kernels: all-gather's in collective_move_kernels.py,
+reduce-scatter's in collective_kernels.py)."""
 
 from __future__ import annotations
 

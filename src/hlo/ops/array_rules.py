@@ -55,6 +55,16 @@ def higher_precision(a: PrimitiveType, b: PrimitiveType) -> PrimitiveType:
 
 
 # -- dimensions -------------------------------------------------------------------------------
+def sizes_compatible(x: int, y: int) -> bool:
+    """XLA's CompatibleDimensionSizes: equal, or either unbounded (a bound counts as a size)."""
+    return x == y or UNBOUNDED in (x, y)
+
+
+def dim_size_text(n: int) -> str:
+    """A dimension size as messages write it: `?` when unbounded."""
+    return "?" if n == UNBOUNDED else str(n)
+
+
 def dims_compatible(a: Shape, b: Shape) -> bool:
     """Same rank and each size equal or unbounded in either (XLA's Compatible, ignoring the
     element type and which dimensions are dynamic)."""

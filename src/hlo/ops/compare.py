@@ -17,7 +17,7 @@ from ..ir.opcode import Opcode
 from ..numerics import bits
 from ..numerics.elementwise import Math, elementwise_kernel
 from .array_rules import require_ops
-from .elementwise import binary_op, binary_shape, comparison_type_for
+from .binary_ops import binary_op, binary_shape, comparison_type_for
 from .registry import AttrSpec, OpContext, builder_function, define, kernel, shape_rule
 from .rule_helpers import builder_of
 
@@ -66,6 +66,7 @@ def compare_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.n
     if kind is ComparisonType.TOTALORDER:
         return lambda a, b: compare(bits.total_order_key(a, width), bits.total_order_key(b, width))
     return elementwise_kernel(Math(compare), instr, ctx)
+
 
 shape_rule(Op.COMPARE)(binary_shape)
 
@@ -127,5 +128,3 @@ for _d in ComparisonDirection:
     _short = _d.value.capitalize()  # Eq, Ne, Ge, Gt, Le, Lt
     builder_function(_compare_builder(_short, _d, False))
     builder_function(_compare_builder(f"{_short}TotalOrder", _d, True))
-
-

@@ -15,7 +15,7 @@ from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..ir.services import spell
 from ..shape import UNBOUNDED, Shape
-from .array_rules import higher_precision
+from .array_rules import dim_size_text, higher_precision
 from .convolution_builders import default_dimension_numbers
 from .dot_common import precision_attrs
 from .registry import AttrSpec, ShapeContext, define, kernel, shape_rule, unless
@@ -63,10 +63,6 @@ def convolution_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., 
 
 
 # -- shape rule -------------------------------------------------------------------------------
-def _size(n: int) -> str:
-    return "?" if n == UNBOUNDED else str(n)
-
-
 def _window_text(window: Window) -> str:
     return "window=" + spell(WINDOW, window)
 
@@ -180,12 +176,12 @@ def convolution_shape(ctx: ShapeContext) -> Shape:
         kernel_in *= sparsity.rhs.block_size  # each stored input feature stands for a block
     if kernel_out % bgc:
         raise ShapeError(
-            f"the kernel's output features ({_size(kernel_out)}) must be divisible by "
+            f"the kernel's output features ({dim_size_text(kernel_out)}) must be divisible by "
             f"batch_group_count={bgc}: {pair}"
         )
     if kernel_out % fgc:
         raise ShapeError(
-            f"the kernel's output features ({_size(kernel_out)}) must be divisible by "
+            f"the kernel's output features ({dim_size_text(kernel_out)}) must be divisible by "
             f"feature_group_count={fgc}: {pair}"
         )
     if batch == UNBOUNDED and bgc > 1:
@@ -194,23 +190,24 @@ def convolution_shape(ctx: ShapeContext) -> Shape:
         )
     if batch % bgc:
         raise ShapeError(
-            f"the input batch ({_size(batch)}) must be divisible by batch_group_count={bgc}: {pair}"
+            f"the input batch ({dim_size_text(batch)}) must be divisible by batch_group_count={bgc}: {pair}"
         )
     if features % fgc:
         raise ShapeError(
-            f"the input features ({_size(features)}) must be divisible by feature_group_count={fgc}: {pair}"
+            f"the input features ({dim_size_text(features)}) must be divisible by "
+            f"feature_group_count={fgc}: {pair}"
         )
     if features // fgc != kernel_in:
         raise ShapeError(
-            f"the kernel's input features ({_size(kernel_in)}) times feature_group_count={fgc} must equal "
-            f"the input features ({_size(features)}): {pair}"
+            f"the kernel's input features ({dim_size_text(kernel_in)}) times feature_group_count={fgc} "
+            f"must equal the input features ({dim_size_text(features)}): {pair}"
         )
     kernel_sizes = [rhs.dimensions[k] for k in d.kernel_spatial_dimensions]
     window_sizes = [w.size for w in window.dimensions]
     if kernel_sizes != window_sizes:
         raise ShapeError(
             f"the window sizes {window_sizes} must be the kernel's spatial sizes "
-            f"[{', '.join(_size(n) for n in kernel_sizes)}]: found {rhs} and {_window_text(window)}"
+            f"[{', '.join(dim_size_text(n) for n in kernel_sizes)}]: found {rhs} and {_window_text(window)}"
         )
     sizes = window_output_dims([lhs.dimensions[s] for s in d.input_spatial_dimensions], window)
     if rhs.dynamic_dimensions[d.kernel_output_feature_dimension]:

@@ -14,7 +14,7 @@ from ..ir.attr_kinds import INT_LIST, PRECISION_LIST, enum_kind
 from ..ir.attrs import DotAlgorithm, Precision
 from ..ir.opcode import Opcode
 from ..shape import UNBOUNDED, Shape, as_primitive_type
-from .array_rules import higher_precision, int_tuple, ints_text, require_ops
+from .array_rules import higher_precision, int_tuple, ints_text, require_ops, sizes_compatible
 from .registry import AttrSpec, ShapeContext, if_nonempty, unless
 from .rule_helpers import builder_of
 
@@ -77,11 +77,6 @@ def size_text(shape: Shape, d: int) -> str:
     return "?" if n == UNBOUNDED else f"<={n}" if shape.dynamic_dimensions[d] else str(n)
 
 
-def compatible(a: int, b: int) -> bool:
-    """XLA's CompatibleDimensionSizes: equal, or either unbounded (a bound counts as a size)."""
-    return a == b or UNBOUNDED in (a, b)
-
-
 def check_dot_dimensions(op: str, lhs: Shape, rhs: Shape, dn: DotDimensionNumbers) -> None:
     """XLA's ValidateDotDimensionNumbers (in range, no dimension twice on a side; the batch
     dimensions may be anywhere) and CheckDotDimensionConstraints (lists pair up, sizes match)."""
@@ -118,7 +113,7 @@ def check_dot_dimensions(op: str, lhs: Shape, rhs: Shape, dn: DotDimensionNumber
                 f"the same length: {pair}"
             )
         for a, b in zip(left, right):
-            if not compatible(lhs.dimensions[a], rhs.dimensions[b]):
+            if not sizes_compatible(lhs.dimensions[a], rhs.dimensions[b]):
                 raise ShapeError(
                     f"{kind} dimension {a} of lhs ({size_text(lhs, a)}) does not match {kind} dimension "
                     f"{b} of rhs ({size_text(rhs, b)}): {pair}"

@@ -152,7 +152,7 @@ def _unbounded_all_to_all(
 ) -> XlaOp:  # fmt: skip
     """The reshapes of AllToAll with unbounded sizes: runtime sizes fed to mhlo.dynamic_reshape
     custom calls, as XlaBuilder does."""
-    from .custom_call import CustomCall
+    from .custom_call_builders import CustomCall
     from .registry import BUILDERS
 
     b = exchanged.builder

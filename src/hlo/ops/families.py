@@ -1,15 +1,18 @@
 """Imports every op family so that each registers its ops."""
 
 from . import (  # noqa: F401
+    batch_norm,
     collectives,
     compare,
+    conditional,
     control_flow,
     convolution,
     convolution_builders,
     custom_call,
+    custom_call_builders,
     dot,
     elementwise,
-    gather_scatter,
+    gather,
     io,
     linalg,
     ragged_dot,
@@ -18,6 +21,7 @@ from . import (  # noqa: F401
     rng,
     scaled_dot,
     scan,
+    scatter,
     shape_ops,
     sort,
     tuple_ops,
@@ -25,4 +29,4 @@ from . import (  # noqa: F401
 
 # isort: split
 # The collectives' kernels, imported after the ops they run are defined.
-from . import collective_kernels  # noqa: F401
+from . import collective_kernels, collective_move_kernels  # noqa: F401

@@ -1,7 +1,6 @@
-"""Linear algebra, FFT and batch normalization (page 003: Fft, TriangularSolve, Cholesky,
-BatchNormTraining, BatchNormInference, BatchNormGrad): attributes, shape rules as XLA's
-shape_inference.cc (InferFftShape, InferTriangularSolveShape, InferCholeskyShape,
-InferBatchNorm*Shape), builder functions and kernels."""
+"""Linear algebra and FFT (page 003: Fft, TriangularSolve, Cholesky): attributes, shape rules as
+XLA's shape_inference.cc (InferFftShape, InferTriangularSolveShape, InferCholeskyShape), builder
+functions and kernels. Batch normalization is batch_norm.py."""
 
 from __future__ import annotations
 
@@ -12,13 +11,13 @@ import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
-from ..ir.attr_kinds import BOOL, FLOAT, INT, INT_LIST, enum_kind
+from ..ir.attr_kinds import BOOL, INT_LIST, enum_kind
 from ..ir.attrs import FftType, TransposeA
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics import linalg
 from ..shape import UNBOUNDED, Shape
-from .array_rules import int_tuple, ints_text, same_type_ignoring_fp
+from .array_rules import dim_size_text, int_tuple, ints_text, sizes_compatible
 from .registry import AttrSpec, ShapeContext, builder_function, define, if_true, kernel, shape_rule, unless
 from .rule_helpers import array_operand, builder_of, enum_argument
 
@@ -47,20 +46,9 @@ define(
     AttrSpec("fft_type", enum_kind(FftType, "an FFT type"), required=True),
     AttrSpec("fft_length", INT_LIST, required=True),
 )
-for op in (Op.BATCH_NORM_TRAINING, Op.BATCH_NORM_INFERENCE, Op.BATCH_NORM_GRAD):
-    define(op, AttrSpec("epsilon", FLOAT, required=True), AttrSpec("feature_index", INT, required=True))
 
 
 # -- shape rules ------------------------------------------------------------------------------
-def _size(n: int) -> str:
-    return "?" if n == UNBOUNDED else str(n)
-
-
-def _compatible(x: int, y: int) -> bool:
-    """XLA's CompatibleDimensionSizes: equal, or either unbounded."""
-    return x == y or UNBOUNDED in (x, y)
-
-
 def _last_changed(shape: Shape, element_type: PrimitiveType, size: int, dynamic: bool) -> Shape:
     """`shape` of another element type whose last dimension is `size` (dynamic or not)."""
     changed = shape.with_element_type(element_type)
@@ -117,7 +105,7 @@ def fft_shape(ctx: ShapeContext) -> Shape:
         if size != n:
             raise ShapeError(
                 f"the last dimensions of {operand} must be {ints_text(expected)} for fft_length="
-                f"{ints_text(length)}: dimension {first + i} is {_size(size)}"
+                f"{ints_text(length)}: dimension {first + i} is {dim_size_text(size)}"
             )
     last = inner[-1]
     if (last or length[-1]) and last != UNBOUNDED and last != expected[-1]:
@@ -139,7 +127,7 @@ def _matrices(shape: Shape, what: str) -> None:
     """A batch of square matrices: rank 2 or more, the two minor sizes compatible."""
     if shape.rank < 2:
         raise ShapeError(f"{what} must have at least 2 dimensions (a batch of matrices): found {shape}")
-    if not _compatible(shape.dimensions[-2], shape.dimensions[-1]):
+    if not sizes_compatible(shape.dimensions[-2], shape.dimensions[-1]):
         raise ShapeError(f"{what} must be square in its two minor dimensions: found {shape}")
 
 
@@ -158,7 +146,7 @@ def triangular_solve_shape(ctx: ShapeContext) -> Shape:
         raise ShapeError(f"operand 1 (b) must have the rank of operand 0 (a): found {a} and {b}")
     _matrices(a, "operand 0 (a)")
     left = bool(ctx.attr("left_side", False))
-    if not _compatible(a.dimensions[-1], b.dimensions[-2] if left else b.dimensions[-1]):
+    if not sizes_compatible(a.dimensions[-1], b.dimensions[-2] if left else b.dimensions[-1]):
         side = "rows" if left else "columns"
         raise ShapeError(
             f"the {side} of b must match the size of a (left_side={str(left).lower()}): found {a} and {b}"
@@ -181,68 +169,6 @@ def cholesky_shape(ctx: ShapeContext) -> Shape:
     _floating_or_complex(a, "operand 0 (a)")
     _matrices(a, "operand 0 (a)")
     return a
-
-
-def _feature_vector(ctx: ShapeContext, k: int, role: str, operand: Shape, feature: int) -> None:
-    """Rank 1, one value per feature, of a floating-point type (XLA ignores the precision)."""
-    s = array_operand(ctx, k, role)
-    count = operand.dimensions[feature]
-    if s.rank != 1 or not _compatible(s.dimensions[0], count) or not same_type_ignoring_fp(s, operand):
-        raise ShapeError(
-            f"operand {k} ({role}) must be {operand.element_type.text}[{_size(count)}], one value per "
-            f"feature (dimension {feature} of {operand}): found {s}"
-        )
-
-
-def _batch_norm(ctx: ShapeContext, roles: tuple[str, ...]) -> tuple[Shape, int]:
-    """XLA's InferBatchNorm*Shape checks: a floating-point operand, feature_index one of its
-    dimensions, the other operands feature vectors (or, for grad_output, the operand's shape)."""
-    operand = array_operand(ctx, 0, "operand")
-    feature = ctx.attr("feature_index", -1)
-    if not 0 <= feature < operand.rank:
-        raise ShapeError(f"feature_index={feature} must be a dimension of operand 0 {operand}")
-    if not operand.element_type.is_floating_point:
-        raise ShapeError(f"operand 0 must be floating point: found {operand}")
-    for k, role in enumerate(roles, 1):
-        if role != "grad_output":
-            _feature_vector(ctx, k, role, operand, feature)
-            continue
-        g = array_operand(ctx, k, role)
-        if not g.element_type.is_floating_point:
-            raise ShapeError(f"operand {k} (grad_output) must be floating point like operand 0: found {g}")
-        if g.rank != operand.rank or not all(map(_compatible, g.dimensions, operand.dimensions)):
-            raise ShapeError(
-                f"operand {k} (grad_output) must have the shape of operand 0 {operand}: found {g}"
-            )
-    return operand, feature
-
-
-def _with_features(operand: Shape, feature: int) -> Shape:
-    """(operand's shape, the feature vector, the feature vector)."""
-    vector = Shape.array(
-        operand.element_type,
-        (operand.dimensions[feature],),
-        dynamic_dimensions=(operand.dynamic_dimensions[feature],),
-    )
-    return Shape.make_tuple((operand, vector, vector))
-
-
-@shape_rule(Op.BATCH_NORM_TRAINING)
-def batch_norm_training_shape(ctx: ShapeContext) -> Shape:
-    """(normalized, batch mean, batch variance)."""
-    return _with_features(*_batch_norm(ctx, ("scale", "offset")))
-
-
-@shape_rule(Op.BATCH_NORM_INFERENCE)
-def batch_norm_inference_shape(ctx: ShapeContext) -> Shape:
-    """The normalized operand."""
-    return _batch_norm(ctx, ("scale", "offset", "mean", "variance"))[0]
-
-
-@shape_rule(Op.BATCH_NORM_GRAD)
-def batch_norm_grad_shape(ctx: ShapeContext) -> Shape:
-    """(grad operand, grad scale, grad offset)."""
-    return _with_features(*_batch_norm(ctx, ("scale", "mean", "variance", "grad_output")))
 
 
 # -- builder functions ------------------------------------------------------------------------
@@ -287,58 +213,6 @@ def Cholesky(a: XlaOp, lower: bool = True) -> XlaOp:
     return builder.add("Cholesky", Op.CHOLESKY, (a,), {"lower": _flag(builder, "Cholesky", lower, "lower")})
 
 
-def _add_batch_norm(
-    name: str, opcode: Opcode, operands: tuple[XlaOp, ...], epsilon: float, feature_index: int
-) -> XlaOp:
-    builder = builder_of(name, *operands)
-    if not isinstance(feature_index, int | np.integer) or isinstance(feature_index, bool):
-        raise builder.error(name, f"feature_index must be an int: found {feature_index!r}")
-    if not isinstance(epsilon, float | int | np.floating | np.integer) or isinstance(epsilon, bool):
-        raise builder.error(name, f"epsilon must be a float: found {epsilon!r}")
-    attrs = {"epsilon": float(epsilon), "feature_index": int(feature_index)}
-    return builder.add(name, opcode, operands, attrs)
-
-
-@builder_function
-def BatchNormTraining(
-    operand: XlaOp, scale: XlaOp, offset: XlaOp, epsilon: float, feature_index: int
-) -> XlaOp:
-    """(normalized, batch mean, batch variance) (page 003, BatchNormTraining)."""
-    return _add_batch_norm(
-        "BatchNormTraining", Op.BATCH_NORM_TRAINING, (operand, scale, offset), epsilon, feature_index
-    )
-
-
-@builder_function
-def BatchNormInference(
-    operand: XlaOp,
-    scale: XlaOp,
-    offset: XlaOp,
-    mean: XlaOp,
-    variance: XlaOp,
-    epsilon: float,
-    feature_index: int,
-) -> XlaOp:
-    """The operand normalized with the given mean and variance (page 003, BatchNormInference)."""
-    return _add_batch_norm(
-        "BatchNormInference", Op.BATCH_NORM_INFERENCE, (operand, scale, offset, mean, variance), epsilon,
-        feature_index,
-    )  # fmt: skip
-
-
-@builder_function
-def BatchNormGrad(
-    operand: XlaOp, scale: XlaOp, batch_mean: XlaOp, batch_var: XlaOp, grad_output: XlaOp, epsilon: float,
-    feature_index: int,
-) -> XlaOp:  # fmt: skip
-    """(grad operand, grad scale, grad offset) (page 003, BatchNormGrad; argument names as
-    xla_builder.h)."""
-    return _add_batch_norm(
-        "BatchNormGrad", Op.BATCH_NORM_GRAD, (operand, scale, batch_mean, batch_var, grad_output), epsilon,
-        feature_index,
-    )  # fmt: skip
-
-
 # -- kernels ---------------------------------------------------------------------------------
 @kernel(Op.FFT)
 def fft_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
@@ -364,23 +238,3 @@ def triangular_solve_kernel(instr: Instruction, ctx: KernelContext) -> Callable[
         a.get("transpose_a", TransposeA.NO_TRANSPOSE),
     )  # fmt: skip
     return lambda x, b: linalg.triangular_solve(x, b, *options)
-
-
-@kernel(Op.BATCH_NORM_TRAINING)
-def batch_norm_training_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    eps, feature = instr.attrs["epsilon"], instr.attrs["feature_index"]
-    return lambda x, scale, offset: linalg.batch_norm_training(x, scale, offset, eps, feature)
-
-
-@kernel(Op.BATCH_NORM_INFERENCE)
-def batch_norm_inference_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    eps, feature = instr.attrs["epsilon"], instr.attrs["feature_index"]
-    return lambda x, scale, offset, mean, var: linalg.batch_norm_inference(
-        x, scale, offset, mean, var, eps, feature
-    )
-
-
-@kernel(Op.BATCH_NORM_GRAD)
-def batch_norm_grad_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    eps, feature = instr.attrs["epsilon"], instr.attrs["feature_index"]
-    return lambda x, scale, mean, var, grad: linalg.batch_norm_grad(x, scale, mean, var, grad, eps, feature)

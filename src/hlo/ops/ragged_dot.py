@@ -27,13 +27,12 @@ from ..ir.opcode import Opcode
 from ..numerics.context import KernelContext
 from ..numerics.linear import dot_general
 from ..shape import Shape
-from .array_rules import int_tuple, ints_text
+from .array_rules import int_tuple, ints_text, sizes_compatible
 from .dot_common import (
     DotDimensionNumbers,
     PrecisionConfig,
     add_dot,
     check_dot_dimensions,
-    compatible,
     dimension_attrs,
     dot_dimension_attrs,
     dot_result,
@@ -127,7 +126,7 @@ def ragged_dot_shape(ctx: ShapeContext) -> Shape:
             f"rhs_group_dims={ints_text(groups)} must name exactly one dimension of rhs {rhs}: the ragged "
             f"dimension {r} of lhs is a non-contracting dimension"
         )
-    if not compatible(count, rhs.dimensions[groups[0]]):
+    if not sizes_compatible(count, rhs.dimensions[groups[0]]):
         raise ShapeError(
             f"rhs group dimension {groups[0]} ({size_text(rhs, groups[0])}) must have the number of groups "
             f"of operand 2 (group_sizes, {sizes}): {size_text(sizes, sizes.rank - 1)}"

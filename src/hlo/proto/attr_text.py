@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import HloError
 from ..shape import Shape
-from ..text.lexer import c_escape
+from ..text.escapes import c_escape
 
 
 @dataclass

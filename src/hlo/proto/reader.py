@@ -14,7 +14,7 @@ from ..ir.frozen import FrozenDict
 from ..ir.module import Module
 from ..ir.opcode import opcode_from_text
 from ..ops.registry import spec
-from ..text.lexer import c_escape
+from ..text.escapes import c_escape
 from ..text.literal_codec import print_literal
 from ..text.metadata_codec import print_frontend_attributes, print_metadata
 from ..text.parser import ParseOptions, parse_module

@@ -15,7 +15,7 @@ from ..ir.opcode import Opcode
 from ..literal import Literal
 from ..shape import Shape
 from .attrs import Struct, ints, scalar, word
-from .convert import ComputationConverter
+from .computation_converter import ComputationConverter
 from .ops_table import ELEMENTWISE, Handler, one, precisions
 from .syntax import Op
 

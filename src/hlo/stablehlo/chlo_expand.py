@@ -16,7 +16,7 @@ from ..ir.attrs import ComparisonDirection as Dir
 from ..ir.opcode import Opcode
 from ..literal import Literal
 from ..shape import Shape
-from .convert import ComputationConverter
+from .computation_converter import ComputationConverter
 from .ops_table import Handler
 from .syntax import Op
 

@@ -13,7 +13,7 @@ from ..ir.attrs import ComparisonDirection as Dir
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from .chlo_expand import Expr, upcast
-from .convert import ComputationConverter
+from .computation_converter import ComputationConverter
 from .ops_table import Handler
 from .syntax import Op
 

@@ -15,7 +15,7 @@ from ..ir.opcode import Opcode
 from ..layout import Layout
 from ..shape import Shape
 from .attrs import Dense, Struct, Symbol, Typed, ints, scalar, word
-from .convert import ComputationConverter
+from .computation_converter import ComputationConverter
 from .ops_table import RULES, one, rule
 from .syntax import Op
 

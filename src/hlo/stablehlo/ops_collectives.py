@@ -9,7 +9,7 @@ from ..ir.opcode import Opcode
 from ..ir.replica_groups import ExplicitReplicaGroups
 from ..shape import Shape
 from .attrs import Dense, Struct, scalar
-from .convert import ComputationConverter
+from .computation_converter import ComputationConverter
 from .ops_table import one, rule
 from .syntax import Op
 

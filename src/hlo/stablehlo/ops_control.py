@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir.opcode import Opcode
-from .convert import ComputationConverter
+from .computation_converter import ComputationConverter
 from .ops_table import one, rule
 from .syntax import Op
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..ir.attrs import PaddingConfig, PaddingDimension, SliceRange
 from ..ir.opcode import Opcode
-from .convert import ComputationConverter
+from .computation_converter import ComputationConverter
 from .ops_table import one, rule
 from .syntax import Op
 

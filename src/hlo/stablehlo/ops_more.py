@@ -14,7 +14,7 @@ from ..ir.attrs import (
 )
 from ..ir.opcode import Opcode
 from .attrs import Struct, ints, scalar, word
-from .convert import ComputationConverter
+from .computation_converter import ComputationConverter
 from .ops_table import one, precisions, rule
 from .syntax import Op
 

@@ -20,7 +20,7 @@ from ..ir.attrs import (
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from .attrs import Dense, Struct, ints, scalar, word
-from .convert import ComputationConverter
+from .computation_converter import ComputationConverter
 from .ops_table import RULES, one, precisions, rule
 from .syntax import Op
 

@@ -13,8 +13,9 @@ from ..ir.opcode import Opcode
 from ..ops.registry import ShapeContext, spec
 from ..shape import Shape
 from .attrs import word
-from .convert import ComputationConverter
+from .computation_converter import ComputationConverter
 from .cursor import StableHloError
+from .shardy import sharding_of
 from .syntax import Op
 
 Handler = Callable[[ComputationConverter, Op, list[str]], list[str]]
@@ -119,8 +120,6 @@ def one(
 
 def _common(cc: ComputationConverter, op: Op) -> dict[str, Any]:
     """Shardings and frontend attributes any op may carry."""
-    from .convert import sharding_of
-
     keys = [k for k in op.attrs if k in ("mhlo.sharding", "mhlo.frontend_attributes") or k.startswith("sdy.")]
     return sharding_of(op.attrs, cc.mc, op.pos) if keys else {}
 

@@ -12,7 +12,7 @@ from .attrs import Raw, parse_attr, parse_dict
 from .cursor import Cursor
 from .pretty import parse_pretty
 from .syntax import Block, Func, MlirModule, Op
-from .types import ScalarType, parse_type, value_type
+from .types import ScalarType, parse_function_type, parse_type, value_type
 
 _RESULT = re.compile(r"%[A-Za-z0-9_$.\-]+(?::\d+)?")
 _OP_NAME = re.compile(r"[A-Za-z_][\w$]*(?:\.[\w$]+)+|return|call")
@@ -292,43 +292,11 @@ def _generic_body(c: Cursor, op: Op) -> None:
     op.result_types = parse_function_type(c)[1]
 
 
-def parse_function_type(c: Cursor) -> tuple[list[Shape], list[Shape]]:
-    """`(T, ...) -> T` or `(T, ...) -> (T, ...)`."""
-    c.expect("(")
-    params: list[Shape] = []
-    if not c.eat(")"):
-        while True:
-            params.append(value_type(c))
-            if c.eat(")"):
-                break
-            c.expect(",")
-    c.expect("->")
-    return params, type_list_or_one(c)
-
-
-def type_list_or_one(c: Cursor) -> list[Shape]:
-    if c.eat("("):
-        out: list[Shape] = []
-        if not c.eat(")"):
-            while True:
-                out.append(value_type(c))
-                if c.eat(")"):
-                    break
-                c.expect(",")
-        return out
-    return [value_type(c)]
-
-
 def _loc(c: Cursor) -> Any:
     if c.at_word("loc"):
         c.eat_word("loc")
         return Raw("loc" + c.balanced("(", ")"))
     return None
-
-
-def function_type_attr(c: Cursor) -> tuple[str, list[Shape], list[Shape]]:
-    params, results = parse_function_type(c)
-    return ("function", params, results)
 
 
 __all__ = ["ScalarType", "parse_mlir", "parse_op", "parse_region", "parse_type"]

@@ -16,7 +16,7 @@ from ..shape import Shape
 from .attrs import Struct, parse_attr, parse_dict
 from .cursor import Cursor
 from .syntax import Block, Op
-from .types import value_type
+from .types import parse_function_type, type_list_or_one, value_type
 
 _INT = re.compile(r"[-+]?\d+")
 _DOTTED = re.compile(r"[A-Za-z_][\w$]*(?:\.[\w$]+)+")
@@ -198,16 +198,12 @@ def _window(c: Cursor) -> dict[str, Any]:
 def _signature(c: Cursor, op: Op) -> None:
     """The types after ':'; sets the op's result types."""
     if c.at("("):
-        from .parser import parse_function_type
-
         _, op.result_types = parse_function_type(c)
         return
     types = [value_type(c)]
     while c.eat(","):
         types.append(value_type(c))
     if c.eat("->"):
-        from .parser import type_list_or_one
-
         op.result_types = type_list_or_one(c)
         return
     n = len(op.results)

@@ -1,7 +1,8 @@
-"""Shardy shardings (`#sdy.sharding<@mesh, [{"x"}, {}]>` over `sdy.mesh @mesh = <["x"=2, "y"=2]>`,
-what JAX writes) as the HLO shardings XLA's conversion gives them: each dimension tiled over its
-mesh axes (major first), the mesh axes no dimension uses replicated in a last tile dimension.
-The devices are the mesh's iota, its axes transposed into that order (`<=[2,2]T(1,0)`)."""
+"""Shardings in StableHLO as the HLO shardings XLA's conversion gives them: `mhlo.sharding` as
+written, and Shardy's (`#sdy.sharding<@mesh, [{"x"}, {}]>` over `sdy.mesh @mesh = <["x"=2, "y"=2]>`,
+what JAX writes) with each dimension tiled over its mesh axes (major first), the mesh axes no
+dimension uses replicated in a last tile dimension. The devices are the mesh's iota, its axes
+transposed into that order (`<=[2,2]T(1,0)`)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..errors import HloError
 from ..ir.frozen import FrozenDict
 from ..ir.opcode import Opcode
 from ..ir.sharding import HloSharding, NamedSharding, Sharding, ShardingKind, TupleSharding
 from ..text.sharding_codec import parse_sharding_string
 
 if TYPE_CHECKING:
-    from .convert import ComputationConverter, ModuleConverter
+    from .computation_converter import ComputationConverter
+    from .convert import ModuleConverter
     from .syntax import Func
 
 _MESH_AXIS = re.compile(r'"([^"]+)"\s*=\s*(\d+)')
@@ -90,8 +93,6 @@ def func_sharding(attrs: dict[str, Any], mc: ModuleConverter, pos: int) -> dict[
     """The sharding and frontend attributes of a function's argument or result: `mhlo.sharding`
     as written, or the HLO sharding of `sdy.sharding` (kept as the frontend attribute
     `xla.sdy.sharding`, as XLA's conversion keeps it)."""
-    from .convert import sharding_of
-
     out = sharding_of({k: v for k, v in attrs.items() if k != "sdy.sharding"}, mc, pos)
     sdy = attrs.get("sdy.sharding")
     if sdy is None:
@@ -124,3 +125,26 @@ def sharded_root(comp: ComputationConverter, func: Func, root: str) -> str:
         i.replace(sharding=TupleSharding(leaves)) if i.name == root else i for i in comp.instructions
     ]
     return root
+
+
+def sharding_of(attrs: dict[str, Any], mc: ModuleConverter, pos: int) -> dict[str, Any]:
+    """`mhlo.sharding = "{devices=...}"` as an HLO sharding; `sdy.*` attributes are kept as
+    frontend attributes (data only)."""
+    out: dict[str, Any] = {}
+    text = attrs.get("mhlo.sharding")
+    if isinstance(text, str):
+        try:
+            out["sharding"] = parse_sharding_string(text)
+        except HloError as e:
+            raise mc.error(f"malformed mhlo.sharding {text!r}: {e.message}", pos) from None
+    extra = {k: _attr_text(v) for k, v in attrs.items() if k.startswith("sdy.")}
+    fa = attrs.get("mhlo.frontend_attributes")
+    if isinstance(fa, dict):
+        extra.update({k: str(v) for k, v in fa.items()})
+    if extra:
+        out["frontend_attributes"] = FrozenDict(extra)
+    return out
+
+
+def _attr_text(value: Any) -> str:
+    return getattr(value, "text", str(value))

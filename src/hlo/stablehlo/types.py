@@ -2,7 +2,8 @@
 layout, as XLA's StableHLO -> HLO conversion gives), `tuple<...>` a tuple shape,
 `!stablehlo.token` a token. Bounded dynamic dimensions (`tensor<?x4xf32,
 #stablehlo.bounds<8, ?>>`) become `f32[<=8,4]`; unbounded ones and quantized element types have
-no HLO equivalent and are errors naming the place."""
+no HLO equivalent and are errors naming the place. Function types (`(T, ...) -> T`) are read
+here too."""
 
 from __future__ import annotations
 
@@ -148,3 +149,31 @@ def _bounds(c: Cursor, encoding: str, rank: int, start: int) -> list[int | None]
     if len(items) != rank:
         raise c.error(f"the bounds {encoding} do not give one bound per dimension ({rank})", start)
     return [None if x == "?" else int(x) for x in items]
+
+
+def parse_function_type(c: Cursor) -> tuple[list[Shape], list[Shape]]:
+    """`(T, ...) -> T` or `(T, ...) -> (T, ...)`."""
+    c.expect("(")
+    params: list[Shape] = []
+    if not c.eat(")"):
+        while True:
+            params.append(value_type(c))
+            if c.eat(")"):
+                break
+            c.expect(",")
+    c.expect("->")
+    return params, type_list_or_one(c)
+
+
+def type_list_or_one(c: Cursor) -> list[Shape]:
+    """`(T, ...)` or one `T`: the results of a function type."""
+    if c.eat("("):
+        out: list[Shape] = []
+        if not c.eat(")"):
+            while True:
+                out.append(value_type(c))
+                if c.eat(")"):
+                    break
+                c.expect(",")
+        return out
+    return [value_type(c)]

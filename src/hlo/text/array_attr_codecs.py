@@ -16,8 +16,8 @@ from ..ir.attrs import (
     WindowDimension,
 )
 from .attr_codecs import Simple, ints_text
-from .lexer import Tok
 from .reader import TextReader
+from .tokens import Tok
 
 
 # -- window -----------------------------------------------------------------------------------

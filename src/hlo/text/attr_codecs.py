@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..shape import Shape
+from .escapes import c_escape
 from .format import six_digits
-from .lexer import Tok, c_escape
 from .reader import TextReader
 from .shape_codec import print_shape
+from .tokens import Tok
 
 
 class ParseContext(Protocol):

@@ -12,7 +12,7 @@ from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..ops.registry import OpSpec, spec
 from .codec_table import codec_of
-from .lexer import Lexer, Tok, Token
+from .lexer import Lexer
 from .metadata_codec import (
     parse_frontend_attributes,
     parse_metadata,
@@ -22,8 +22,8 @@ from .metadata_codec import (
 )
 from .reader import TextReader
 from .scope import Scope
-from .shape_codec import describe_token
 from .sharding_codec import parse_sharding
+from .tokens import Tok, Token, describe_token
 
 if TYPE_CHECKING:
     from .parser import HloParser

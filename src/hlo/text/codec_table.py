@@ -10,7 +10,6 @@ from ..ir import attr_kinds as kinds
 from ..ir.attrs import Precision
 from . import array_attr_codecs as a
 from . import attr_codecs as c
-from .lexer import Tok
 from .literal_codec import parse_untyped_literal, print_literal
 from .reader import TextReader
 from .replica_groups_codec import (
@@ -20,6 +19,7 @@ from .replica_groups_codec import (
     print_source_target_pairs,
 )
 from .sharding_codec import parse_domain, print_domain
+from .tokens import Tok
 
 
 def _read_precisions(r: TextReader) -> tuple[Precision, ...]:

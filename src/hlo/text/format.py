@@ -4,7 +4,8 @@ formatting (C `%g`) lives in hlo.value_text.numbers."""
 from __future__ import annotations
 
 from ..value_text.numbers import c_g, six_digits
-from .lexer import Lexer, Tok
+from .lexer import Lexer
+from .tokens import Tok
 
 __all__ = ["c_g", "lexes_as_json_dict", "six_digits"]
 

@@ -17,12 +17,11 @@ from ..ops.registry import OpContext, OpSpec, ShapeContext, spec
 from ..shape import Shape
 from .attribute_parser import AttributeParsing
 from .fast_line import fast_instruction
-from .lexer import KEYWORDS, Tok, Token
 from .literal_codec import parse_literal
 from .operand_parser import OperandParsing
 from .reader import TextReader
 from .scope import INTERNAL_MARK, Operand, Scope
-from .shape_codec import describe_token
+from .tokens import KEYWORDS, Tok, Token, describe_token
 
 if TYPE_CHECKING:
     from .parser import HloParser

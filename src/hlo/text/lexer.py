@@ -1,77 +1,17 @@
 """The HLO text lexer: XLA's token rules (hlo_lexer.cc), lexing lazily so the parser can switch
-modes (a raw JSON dict after `backend_config=`) and every token keeps its offset for errors.
-One file although a little over 400 lines: the token table and the rules that read each token
-kind change together."""
+modes (a raw JSON dict after `backend_config=`) and every token keeps its offset for errors. The
+token kinds are in `tokens.py`, string escapes in `escapes.py`."""
 
 from __future__ import annotations
 
-import enum
 import math
 import re
-import struct
-from typing import NamedTuple
 
 from .. import dtypes
 from ..dtypes import PrimitiveType
 from ..errors import ParseError, Span
-
-
-class Tok(enum.Enum):
-    EOF = "end of input"
-    ERROR = "an invalid token"
-    EQUAL = "'='"
-    COMMA = "','"
-    COLON = "':'"
-    ASTERISK = "'*'"
-    QUESTION = "'?'"
-    OCTOTHORP = "'#'"
-    PLUS = "'+'"
-    TILDE = "'~'"
-    LSQUARE = "'['"
-    RSQUARE = "']'"
-    LBRACE = "'{'"
-    RBRACE = "'}'"
-    LPAREN = "'('"
-    RPAREN = "')'"
-    ARROW = "'->'"
-    LEQ = "'<='"
-    DOTS = "'...'"
-    KEYWORD = "a keyword"
-    NEG_INF = "'-inf'"
-    PRIMITIVE_TYPE = "a primitive type"
-    NAME = "a name"
-    ATTRIBUTE_NAME = "an attribute name"
-    DIM_LABELS = "dim labels"
-    DXD = "a DxD pattern"
-    PAD = "a padding pattern"
-    IDENT = "an identifier"
-    STRING = "a string"
-    INT = "an integer"
-    DECIMAL = "a number"
-
-
-KEYWORDS = frozenset(
-    [
-        "true",
-        "false",
-        "inf",
-        "HloModule",
-        "ENTRY",
-        "ROOT",
-        "FileLocations",
-        "FileNames",
-        "FunctionNames",
-        "StackFrames",
-        "maximal",
-        "replicated",
-        "manual",
-        "last_tile_dim_replicate",
-        "shard_as",
-        "shard_like",
-        "unknown",
-        "unreduced",
-    ]
-)
+from .escapes import c_unescape
+from .tokens import KEYWORDS, NAN_PAYLOAD_MASK, QUIET_NAN_PAYLOAD, Tok, Token, nan_with_payload
 
 _PUNCT = {
     "=": Tok.EQUAL, ",": Tok.COMMA, ":": Tok.COLON, "*": Tok.ASTERISK, "#": Tok.OCTOTHORP,
@@ -100,22 +40,6 @@ _WORD_KINDS.update(
         if t not in (PrimitiveType.TUPLE, PrimitiveType.BUFFER, PrimitiveType.PRIMITIVE_TYPE_INVALID)
     }
 )
-_NAN_PAYLOAD_MASK = (1 << 52) - 1
-_QUIET_NAN_PAYLOAD = 1 << 51
-
-
-def nan_with_payload(negative: bool, payload: int) -> float:
-    """A double NaN with the given sign and mantissa payload (XLA's NanWithSignAndPayload)."""
-    bits = (int(negative) << 63) | (0x7FF << 52) | (payload & _NAN_PAYLOAD_MASK)
-    return float(struct.unpack("<d", struct.pack("<Q", bits))[0])
-
-
-class Token(NamedTuple):
-    kind: Tok
-    start: int
-    end: int
-    text: str = ""  # identifier/name/keyword/pattern text, or the unescaped string value
-    value: int | float | PrimitiveType | None = None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -326,13 +250,13 @@ class Lexer:
         return self._tok(Tok.IDENT, start, end, word)
 
     def _nan(self, start: int, end: int, negative: bool) -> Token:
-        payload = _QUIET_NAN_PAYLOAD
+        payload = QUIET_NAN_PAYLOAD
         if self.text.startswith("(", end):
             m = _NAN_PAYLOAD.match(self.text, end)
             if m is None:
                 return self._tok(Tok.ERROR, start, end + 1)
             payload = int(m.group(1), 16)
-            if payload <= 0 or payload > _NAN_PAYLOAD_MASK:
+            if payload <= 0 or payload > NAN_PAYLOAD_MASK:
                 return self._tok(Tok.ERROR, start, m.end(), "NaN payload out of range")
             end = m.end()
         return self._tok(Tok.DECIMAL, start, end, self.text[start:end], nan_with_payload(negative, payload))
@@ -367,57 +291,3 @@ class Lexer:
         except ValueError as e:
             return self._tok(Tok.ERROR, start, m.end(), str(e))
         return self._tok(Tok.STRING, start, m.end(), value)
-
-
-_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
-                   "\\": "\\", "'": "'", '"': '"', "?": "?"}  # fmt: skip
-_ESCAPE = re.compile(r"\\(?:([ntrabfv\\'\"?])|([0-7]{1,3})|x([0-9a-fA-F]+)|(.))", re.S)
-
-
-def c_unescape(raw: str) -> str:
-    """absl::CUnescape: C escapes; octal and hex escapes are bytes, decoded as UTF-8."""
-    if "\\" not in raw:
-        return raw
-    out = bytearray()
-    pos = 0
-    for m in _ESCAPE.finditer(raw):
-        out += raw[pos : m.start()].encode()
-        simple, octal, hexa, bad = m.groups()
-        if simple:
-            out += _SIMPLE_ESCAPES[simple].encode()
-        elif octal:
-            out.append(int(octal, 8) & 0xFF)
-        elif hexa:
-            if int(hexa, 16) > 0xFF:
-                raise ValueError(f"hex escape \\x{hexa} is out of range")
-            out.append(int(hexa, 16))
-        else:
-            raise ValueError(f"unknown escape sequence \\{bad}")
-        pos = m.end()
-    out += raw[pos:].encode()
-    return out.decode("utf-8", errors="surrogateescape")
-
-
-_NEEDS_ESCAPE = re.compile(r"[^ -~]|[\"'\\]")
-
-
-def c_escape(s: str) -> str:
-    """absl::CEscape, as XLA's printer uses it for strings in attributes."""
-    if _NEEDS_ESCAPE.search(s) is None:
-        return s
-    out = []
-    for ch in s.encode("utf-8", errors="surrogateescape"):
-        c = chr(ch)
-        if c == "\n":
-            out.append("\\n")
-        elif c == "\r":
-            out.append("\\r")
-        elif c == "\t":
-            out.append("\\t")
-        elif c in "\"'\\":
-            out.append("\\" + c)
-        elif ch < 0x20 or ch >= 0x7F:
-            out.append(f"\\{ch:03o}")
-        else:
-            out.append(c)
-    return "".join(out)

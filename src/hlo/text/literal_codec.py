@@ -13,9 +13,9 @@ from ..literal import Literal
 from ..shape import UNBOUNDED, Shape
 from ..value_text.elements import format_element
 from ..value_text.literal import print_constant_operand, print_literal
-from .lexer import Tok
 from .literal_dense import SoftErrors, parse_dense
 from .reader import TextReader
+from .tokens import Tok
 
 __all__ = [
     "format_element",

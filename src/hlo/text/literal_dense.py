@@ -18,11 +18,11 @@ from ..dtypes import PrimitiveType
 from ..errors import ParseError
 from ..shape import Shape
 from .format import six_digits
-from .lexer import Tok, Token
 from .literal_fast import read_fast
 from .literal_values import Rejected, store
 from .reader import TextReader
 from .shape_codec import print_shape
+from .tokens import Tok, Token
 
 _P = PrimitiveType
 _FAST_MIN_ELEMENTS = 64

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 
 from ..ir.mesh import AxisRef, Mesh, SubAxis
 from ..ir.tile_assignment import TileAssignment
-from .lexer import Tok, Token
 from .reader import TextReader
+from .tokens import Tok, Token
 
 _ATOI = re.compile(r"\s*[+-]?\d+\s*")  # absl::SimpleAtoi: an axis may be named by its index
 

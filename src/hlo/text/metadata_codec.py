@@ -16,9 +16,10 @@ from ..ir.metadata import (
     Statistics,
     new_metadata,
 )
+from .escapes import c_escape, c_unescape
 from .format import lexes_as_json_dict, six_digits
-from .lexer import Tok, Token, c_escape, c_unescape
 from .reader import TextReader
+from .tokens import Tok, Token
 
 _METADATA_STRINGS = ("op_type", "op_name", "source_file", "deduplicated_name", "scheduling_name")
 _METADATA_INTS = ("source_line", "source_end_line", "source_column", "source_end_column", "stack_frame_id")

@@ -8,7 +8,7 @@ from typing import Any
 from ..ir.metadata import FileLocation, StackFrame, StackFrameIndex
 from ..ir.module import ComputationLayout, DebugAttributes, InputOutputAlias, Module, RecoveryEntry
 from ..shape import Shape
-from .lexer import Tok, c_escape
+from .escapes import c_escape
 from .metadata_codec import (
     parse_frontend_attributes,
     parse_original_array,
@@ -17,6 +17,7 @@ from .metadata_codec import (
 )
 from .reader import TextReader
 from .shape_codec import print_shape
+from .tokens import Tok
 
 INDEX_INTERVAL = 5
 

@@ -10,7 +10,6 @@ from typing import Any
 from ..ir.mesh import AxisRef, Mesh
 from ..ir.metadata import OpMetadata
 from ..ir.sharding import DimSharding, NamedSharding, ReductionOp
-from .lexer import Tok
 from .mesh_codec import (
     parse_axis_list,
     parse_axis_ref,
@@ -22,7 +21,7 @@ from .mesh_codec import (
 )
 from .metadata_codec import parse_metadata, print_metadata
 from .reader import TextReader
-from .shape_codec import describe_token
+from .tokens import Tok, describe_token
 
 _OPS = {op.value: op for op in ReductionOp}
 

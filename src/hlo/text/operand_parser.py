@@ -13,10 +13,11 @@ from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..ops.registry import OpSpec
 from ..shape import Shape
-from .lexer import Lexer, Tok, Token
+from .lexer import Lexer
 from .reader import TextReader
 from .scope import Operand, Scope
-from .shape_codec import describe_token, shape_from_text
+from .shape_codec import shape_from_text
+from .tokens import Tok, Token, describe_token
 
 if TYPE_CHECKING:
     from .parser import HloParser

@@ -295,8 +295,8 @@ def _default_module_text(m: Module, indent: int) -> str:
 
 
 def backend_config_text(config: str) -> str:
+    from .escapes import c_escape
     from .format import lexes_as_json_dict
-    from .lexer import c_escape
 
     return config if lexes_as_json_dict(config) else '"' + c_escape(config) + '"'
 

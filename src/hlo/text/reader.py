@@ -9,8 +9,9 @@ from enum import Enum
 from typing import TypeVar
 
 from ..errors import ParseError
-from .lexer import Lexer, Tok, Token
-from .shape_codec import ShapeReader, describe_token
+from .lexer import Lexer
+from .shape_codec import ShapeReader
+from .tokens import Tok, Token, describe_token
 
 E = TypeVar("E", bound=Enum)
 T = TypeVar("T")

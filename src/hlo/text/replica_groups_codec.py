@@ -6,7 +6,7 @@ directions (parser notes §9.5, printer notes §6.8, §6.9): `{{0,1},{2,3}}`, `[
 from __future__ import annotations
 
 from ..ir.replica_groups import ExplicitReplicaGroups, IotaReplicaGroups, MeshAxesReplicaGroups, ReplicaGroups
-from .lexer import Lexer, Tok
+from .lexer import Lexer
 from .mesh_codec import (
     at_mesh,
     ints,
@@ -19,7 +19,7 @@ from .mesh_codec import (
     value_errors,
 )
 from .reader import TextReader
-from .shape_codec import describe_token
+from .tokens import Tok, describe_token
 
 
 def parse_replica_groups(r: TextReader) -> ReplicaGroups:

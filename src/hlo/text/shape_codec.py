@@ -1,5 +1,6 @@
 """Shape and layout text, both directions, as XLA's parser (ParseShape/ParseLayout) reads it and
-its printer (ShapeUtil::HumanStringWithLayout, Layout::Print) writes it."""
+its printer (ShapeUtil::HumanStringWithLayout, Layout::Print) writes it: shapes here, the layout
+inside the braces in layout_codec.py, printing in value_text/."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import re
 from .. import dtypes
 from ..dtypes import PrimitiveType
 from ..errors import ParseError, ShapeError
-from ..layout import COMBINE_DIMENSION, DimLevelType, Layout, SplitConfig, Tile, default_layout
+from ..layout import Layout, default_layout
 from ..shape import UNBOUNDED, Shape
 from ..value_text.shape import print_layout, print_shape
-from .lexer import Lexer, Tok, Token
+from .layout_codec import LayoutReader
+from .lexer import Lexer
+from .tokens import Tok, describe_token
 
 __all__ = ["parse_layout", "parse_shape", "print_layout", "print_shape", "shape_from_text"]
 
@@ -49,12 +52,6 @@ def parse_layout(text: str, filename: str = "<layout>") -> Layout:
     return layout
 
 
-def describe_token(tok: Token) -> str:
-    if tok.kind is Tok.EOF:
-        return "the end of input"
-    return f"'{tok.text}'" if tok.text else tok.kind.value
-
-
 def shape_from_text(text: str, fill_missing_layouts: bool = True) -> Shape | None:
     """The shape a simple shape text (no spaces) stands for, from the cache or parsed once;
     None when the text is not a valid shape."""
@@ -73,36 +70,8 @@ def shape_from_text(text: str, fill_missing_layouts: bool = True) -> Shape | Non
     return cached
 
 
-class ShapeReader:
-    """Reads shapes and layouts from a lexer; the module parser uses it too."""
-
-    def __init__(self, lexer: Lexer, fill_missing_layouts: bool = True, max_depth: int = 8192) -> None:
-        self.lex = lexer
-        self.fill_missing_layouts = fill_missing_layouts
-        self.max_depth = max_depth
-        self.depth = 0
-
-    def enter(self) -> None:
-        """One level deeper into nested text (tuples, nested instructions, literals)."""
-        self.depth += 1
-        if self.depth > self.max_depth:
-            raise self.lex.error(f"maximum recursion depth exceeded ({self.max_depth})")
-
-    def leave(self) -> None:
-        self.depth -= 1
-
-    def expect(self, kind: Tok, what: str) -> Token:
-        tok = self.lex.peek()
-        if tok.kind is not kind:
-            raise self.lex.error(f"expected {what}, found {describe_token(tok)}")
-        return self.lex.next()
-
-    def int64(self, what: str = "an integer") -> int:
-        tok = self.expect(Tok.INT, what)
-        assert isinstance(tok.value, int)
-        if tok.value > 2**63 - 1:
-            raise self.lex.error(f"{tok.text} does not fit in a 64-bit signed integer", tok)
-        return tok.value
+class ShapeReader(LayoutReader):
+    """Reads shapes (and, as a LayoutReader, layouts) from a lexer; the module parser uses it too."""
 
     def can_be_shape(self) -> bool:
         lex = self.lex
@@ -227,143 +196,3 @@ class ShapeReader:
                 lex.next()
         self.expect(Tok.RSQUARE, "',' or ']' in the dimensions")
         return tuple(dims), tuple(dynamic)
-
-    def _ident_is(self, name: str) -> bool:
-        tok = self.lex.peek()
-        return tok.kind is Tok.IDENT and tok.text == name
-
-    def layout(self) -> Layout:
-        lex = self.lex
-        self.expect(Tok.LBRACE, "'{' to start the layout")
-        m2m: list[int] = []
-        fields: dict[str, object] = {}
-        if lex.at(Tok.INT):
-            m2m.append(self.int64())
-            while lex.at(Tok.COMMA):
-                lex.next()
-                m2m.append(self.int64("a dimension number"))
-        if lex.at(Tok.COLON):
-            lex.next()
-            if self._ident_is("D"):
-                lex.next()
-                fields.update(self._dim_level_types())
-            if self._ident_is("T"):
-                lex.next()
-                fields["tiles"] = self._tiles()
-            if self._ident_is("L"):
-                lex.next()
-                fields["tail_padding_alignment_in_elements"] = self._int_attr("L")
-            if lex.at(Tok.OCTOTHORP):
-                lex.next()
-                fields["index_primitive_type"] = self._unsigned_type_attr("#")
-            if lex.at(Tok.ASTERISK):
-                lex.next()
-                fields["pointer_primitive_type"] = self._unsigned_type_attr("*")
-            if self._ident_is("E"):
-                lex.next()
-                fields["element_size_in_bits"] = self._int_attr("E")
-            if self._ident_is("S"):
-                lex.next()
-                fields["memory_space"] = self._int_attr("S")
-            if self._ident_is("SC"):
-                lex.next()
-                fields["split_configs"] = self._split_configs()
-            if self._ident_is("P"):
-                lex.next()
-                self.expect(Tok.LPAREN, "'(' after P")
-                fields["physical_shape"] = self.shape()
-                self.expect(Tok.RPAREN, "')' to end the physical shape")
-            if self._ident_is("M"):
-                lex.next()
-                fields["dynamic_shape_metadata_prefix_bytes"] = self._int_attr("M")
-        if not lex.at(Tok.RBRACE):
-            raise lex.error(
-                "expected '}' to end the layout, or one of the layout fields "
-                f"D(...) T(...) L(n) #(type) *(type) E(n) S(n) SC(...) P(shape) M(n) in this order; "
-                f"found {describe_token(lex.peek())}"
-            )
-        lex.next()
-        return Layout(tuple(m2m), **fields)  # type: ignore[arg-type]
-
-    def _int_attr(self, letter: str) -> int:
-        self.expect(Tok.LPAREN, f"'(' after {letter}")
-        value = self.int64(f"an integer in {letter}(...)")
-        self.expect(Tok.RPAREN, f"')' to end {letter}(...)")
-        return value
-
-    def _unsigned_type_attr(self, letter: str) -> PrimitiveType:
-        self.expect(Tok.LPAREN, f"'(' after {letter}")
-        tok = self.expect(Tok.PRIMITIVE_TYPE, "an unsigned integer type")
-        assert isinstance(tok.value, PrimitiveType)
-        if not tok.value.is_unsigned_integral:
-            raise self.lex.error("expecting an unsigned integer type", tok)
-        self.expect(Tok.RPAREN, f"')' to end {letter}(...)")
-        return tok.value
-
-    def _tiles(self) -> tuple[Tile, ...]:
-        lex = self.lex
-        tiles: list[Tile] = []
-        while True:
-            self.expect(Tok.LPAREN, "'(' to start a tile")
-            dims: list[int] = []
-            if not lex.at(Tok.RPAREN):
-                while True:
-                    if lex.at(Tok.ASTERISK):
-                        lex.next()
-                        dims.append(COMBINE_DIMENSION)
-                    else:
-                        dims.append(self.int64("a tile size or '*'"))
-                    if not lex.at(Tok.COMMA):
-                        break
-                    lex.next()
-            self.expect(Tok.RPAREN, "',' or ')' in the tile")
-            tiles.append(Tile(tuple(dims)))
-            if not lex.at(Tok.LPAREN):
-                return tuple(tiles)
-
-    def _split_configs(self) -> tuple[SplitConfig, ...]:
-        lex = self.lex
-        configs: list[SplitConfig] = []
-        while True:
-            self.expect(Tok.LPAREN, "'(' to start a split config")
-            dim = self.int64("a dimension number")
-            self.expect(Tok.COLON, "':' after the split dimension")
-            indices = [self.int64("a split index")]
-            while lex.at(Tok.COMMA):
-                lex.next()
-                indices.append(self.int64("a split index"))
-            self.expect(Tok.RPAREN, "')' to end the split config")
-            configs.append(SplitConfig(dim, tuple(indices)))
-            if not lex.at(Tok.LPAREN):
-                return tuple(configs)
-
-    def _dim_level_types(self) -> dict[str, object]:
-        lex = self.lex
-        self.expect(Tok.LPAREN, "'(' after D")
-        types: list[DimLevelType] = []
-        unique: list[bool] = []
-        ordered: list[bool] = []
-        while not lex.at(Tok.RPAREN):
-            tok = lex.peek()
-            try:
-                level = DimLevelType(tok.text) if tok.kind is Tok.IDENT else None
-            except ValueError:
-                level = None
-            if level is None:
-                raise lex.error("expected a DimLevelType abbreviation (D, C, S or H)")
-            lex.next()
-            is_unique = not lex.at(Tok.PLUS)
-            if not is_unique:
-                lex.next()
-            is_ordered = not lex.at(Tok.TILDE)
-            if not is_ordered:
-                lex.next()
-            if level is DimLevelType.DENSE and not (is_unique and is_ordered):
-                raise lex.error("invalid DimLevelType/unique/ordered combination in shape", tok)
-            types.append(level)
-            unique.append(is_unique)
-            ordered.append(is_ordered)
-            if lex.at(Tok.COMMA):
-                lex.next()
-        lex.next()
-        return {"dim_level_types": tuple(types), "dim_unique": tuple(unique), "dim_ordered": tuple(ordered)}

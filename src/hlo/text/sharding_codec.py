@@ -25,7 +25,7 @@ from ..ir.sharding import (
     TupleSharding,
 )
 from ..ir.tile_assignment import TileAssignment
-from .lexer import Lexer, Tok, Token
+from .lexer import Lexer
 from .mesh_codec import at_mesh, ints, parse_iota_array, print_iota_array, value_errors
 from .metadata_codec import print_metadata
 from .named_sharding_codec import metadata_list, parse_named_sharding, print_named_sharding
@@ -37,7 +37,7 @@ from .replica_groups_codec import (
     print_replica_groups,
     print_source_target_pairs,
 )
-from .shape_codec import describe_token
+from .tokens import Tok, Token, describe_token
 
 __all__ = [
     "parse_domain",

@@ -5,8 +5,11 @@ draw the same piece and refuse the same oversized graphs."""
 from __future__ import annotations
 
 import difflib
+import sys
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import HloError
 from ..ir.computation import Computation
@@ -43,13 +46,21 @@ def family(instr: Instruction) -> str:
         return "parameter"  # it has no shape rule: its shape is given
     op = spec(instr.opcode)
     fn = op.shape_rule or op.kernel
-    return fn.__module__.rsplit(".", 1)[-1] if fn is not None else "other"
+    return _family_of(fn) if fn is not None else "other"
+
+
+def _family_of(fn: Callable[..., Any]) -> str:
+    """The family of the module that defines `fn`: the module's name, or the FAMILY it declares
+    (a module split out of a family, as binary_ops.py out of elementwise.py, keeps the family's
+    name and colour in pictures)."""
+    module = fn.__module__
+    return str(getattr(sys.modules[module], "FAMILY", module.rsplit(".", 1)[-1]))
 
 
 def families() -> list[str]:
     """Every family name, in a fixed order (so each keeps its colour from module to module)."""
     load_all()  # every family into the registry
-    names = {fn.__module__.rsplit(".", 1)[-1] for s in REGISTRY.values() if (fn := s.shape_rule or s.kernel)}
+    names = {_family_of(fn) for s in REGISTRY.values() if (fn := s.shape_rule or s.kernel)}
     return sorted(names | {"other", "parameter"})
 
 
