@@ -392,9 +392,9 @@ def test_a_built_computation_prints_parses_back_and_satisfies_the_rules() -> Non
 
 
 def test_every_opcode_of_these_families_has_a_shape_rule() -> None:
-    from hlo.ops import elementwise
+    from hlo.ops import binary_ops, elementwise
 
-    defined = set(elementwise.UNARY_BY_OPCODE) | set(elementwise.BINARY_BY_OPCODE)
+    defined = set(elementwise.UNARY_BY_OPCODE) | set(binary_ops.BINARY_BY_OPCODE)
     for name in MY_MODULES:
         source = (SRC / f"{name}.py").read_text()
         defined |= {hlo.Opcode[m] for m in re.findall(r"define\(\s*Op\.(\w+)", source)}

@@ -179,15 +179,3 @@ def Conj(operand: XlaOp) -> XlaOp:
 
 
 from . import binary_ops, convert, ternary  # noqa: E402, F401  (the rest of the elementwise family)
-
-# The binary ops' names as they were read before binary_ops.py was split out of this module.
-_MOVED_TO_BINARY_OPS = frozenset({
-    "Binary", "BINARY", "BINARY_BY_OPCODE", "COMPLEX_OF", "binary_kernel", "comparison_type_for",
-    "infer_binary", "binary_shape", "binary_op", "broadcast_to_result",
-})  # fmt: skip
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED_TO_BINARY_OPS:
-        return getattr(binary_ops, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
