@@ -16,7 +16,7 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import column_sum, numerics, subnormals, vector_extreme
+from . import column_sum, numerics, split_sum, subnormals, vector_extreme
 from .column_extreme import column_extreme
 from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .context import KernelContext
@@ -135,6 +135,8 @@ def _vector_kernel(
         result = vector_sum(flat, init, axes, software)
     elif column_sum.applies(flat.dtype, flat.shape, axes):  # the strided kernel
         result = column_sum.column_sum(flat, init, axes, software)
+    elif split_sum.applies(flat.dtype, flat.shape, axes):  # reduced dimensions not consecutive
+        result = split_sum.split_sum(flat, init, axes, software)
     else:
         return None
     return result.reshape([n for d, n in enumerate(x.shape) if d not in dims])

@@ -1,0 +1,99 @@
+"""Float sums over reduced dimensions that are not consecutive, in the order of XLA:CPU's
+vectorized reduce (YNNPACK, jaxlib 0.10.2), where that order does not depend on XLA:CPU's thread
+count. Read off XLA:CPU's results (tests/golden/ops/exact_split_sums.npz, made by
+tools/make_exactness_fixtures.py, family split_sums; inputs where every grouping gives
+different bits).
+
+YNNPACK's driver hands its kernels one contiguous run of reduced elements per call and adds
+each call's sum to the result, which starts as the init value:
+- when the innermost dimension is reduced, the kernel of hlo.numerics.vector_sum sums the
+  trailing run of reduced dimensions (from zero, `+ 0`), one row per kept index and per index
+  of the other reduced dimensions;
+- when it is kept, the kernel of hlo.numerics.column_sum sums the innermost run of reduced
+  dimensions as rows, the trailing run of kept dimensions as columns;
+- the result is then `c = init`, `c = c + sum` for each index of the remaining reduced
+  dimensions in row-major order.
+YNNPACK cuts an operand into tiles of 128 KiB (filled innermost dimension first); when a reduced
+dimension has to be cut, XLA:CPU may split the sum into partial sums by tile, depending on its
+thread count (with one thread it never does), so only reduces whose reduced dimensions and
+every dimension inside them fit in one tile are modelled here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from . import column_sum
+from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, Flush, _add, _kernel
+
+MAX_RUNS = 7  # alternating runs of reduced and kept dimensions YNNPACK takes (8: the tree rewrite)
+
+
+def applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
+    """Whether this add-reduce (size-1 dimensions dropped) has reduced dimensions that are not
+    consecutive, goes to the vector kernel (4096+ elements in the operand or the result) and
+    is modelled: the dimensions from the outermost reduced one inward fit in 128 KiB. Seen
+    with 8 runs of reduced and kept dimensions: XLA:CPU's tree rewrite instead."""
+    if dtype not in (np.dtype(np.float32), np.dtype(np.float64)) or not axes:
+        return False
+    axes = sorted(axes)
+    if axes == list(range(axes[0], axes[-1] + 1)):
+        return False  # consecutive: hlo.numerics.vector_sum or column_sum
+    runs = 1 + sum((d in axes) != (d + 1 in axes) for d in range(len(shape) - 1))
+    if runs > MAX_RUNS:
+        return False  # XLA:CPU keeps it to its tree rewrite (hlo.numerics.tree_reduce)
+    tile = int(np.prod(shape[axes[0] :], dtype=np.int64)) * dtype.itemsize
+    if tile > CHUNK_BYTES:
+        return False  # a reduced dimension cut into tiles: the order depends on the threads
+    size = int(np.prod(shape, dtype=np.int64))
+    results = size // max(int(np.prod([shape[d] for d in axes], dtype=np.int64)), 1)
+    return max(size, results) >= MIN_ELEMENTS
+
+
+def _runs(ndim: int, reduced: set[int], innermost_reduced: bool) -> tuple[list[int], list[int]]:
+    """(inner, cols): the dimensions the kernel takes per call. With the innermost dimension
+    reduced, `inner` is the trailing run of reduced dimensions and `cols` is empty; otherwise
+    `cols` is the trailing run of kept dimensions and `inner` the run of reduced ones above it."""
+    d = ndim - 1
+    cols: list[int] = []
+    if not innermost_reduced:
+        while d >= 0 and d not in reduced:
+            cols.insert(0, d)
+            d -= 1
+    inner: list[int] = []
+    while d >= 0 and d in reduced:
+        inner.insert(0, d)
+        d -= 1
+    return inner, cols
+
+
+def split_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flush) -> np.ndarray:
+    """Sum the `axes` of `x` (f32 or f64; not consecutive, `applies`) and add `init`."""
+    reduced = set(axes)
+    rows_kernel = x.ndim - 1 in reduced
+    inner, cols = _runs(x.ndim, reduced, rows_kernel)
+    outer = [d for d in sorted(reduced) if d not in inner]
+    kept = [d for d in range(x.ndim) if d not in reduced and d not in cols]
+    shape = x.shape
+    work = np.ascontiguousarray(np.transpose(x, [*kept, *outer, *inner, *cols]))
+    if flush is not None:
+        work = flush(work)
+    results = int(np.prod([shape[d] for d in kept], dtype=np.int64))
+    slices = int(np.prod([shape[d] for d in outer], dtype=np.int64))
+    length = int(np.prod([shape[d] for d in inner], dtype=np.int64))
+    width = int(np.prod([shape[d] for d in cols], dtype=np.int64))
+    zero = x.dtype.type(0)
+    if rows_kernel:
+        sums = _kernel(work.reshape(results * slices, length), flush)
+    else:
+        sums = column_sum._kernel(work.reshape(results * slices, length, width), flush)
+    sums = _add(sums, zero, flush).reshape(results, slices, width)  # + 0: each call starts from zero
+    total = np.broadcast_to(init.astype(x.dtype), (results, width))
+    if flush is None:  # one call after the other: a running sum, which NumPy takes in order
+        total = np.add.accumulate(np.concatenate([total[:, None], sums], axis=1), axis=1)[:, -1]
+    else:
+        for k in range(slices):
+            total = _add(total, sums[:, k], flush)
+    return total.astype(x.dtype, copy=False).reshape([shape[d] for d in range(x.ndim) if d not in reduced])
