@@ -194,3 +194,21 @@ def test_split_sum_applies_where_modelled(dtype, shape, axes, applies):
     from hlo.numerics import split_sum
 
     assert split_sum.applies(np.dtype(dtype), shape, axes) is applies
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape", "axes", "applies"),
+    [
+        (np.float32, (3, 3, 17000), (1, 2), True),  # 3 results of 51000 elements
+        (np.float32, (4, 3, 17000), (1, 2), False),  # 4 results: not cut (hlo.numerics.vector_sum)
+        (np.float32, (3, 2, 16384), (1, 2), False),  # 32768 elements per result: one tile
+        (np.float64, (3, 2, 8193), (1, 2), True),  # 16386 f64: two tiles
+        (np.float32, (2, 2, 40000), (1, 2), False),  # the innermost dimension cut: not modelled
+        (np.float32, (3, 40000), (1,), False),  # one dimension: hlo.numerics.vector_sum
+        (np.float32, (40, 1000), (0, 1), True),
+    ],
+)
+def test_tiled_sum_applies_where_modelled(dtype, shape, axes, applies):
+    from hlo.numerics import split_sum
+
+    assert split_sum.tiled_applies(np.dtype(dtype), shape, axes) is applies

@@ -468,18 +468,21 @@ def family_split_sums() -> Iterator[Case]:
     """Float add-reduces of 4096+ elements over reduced dimensions that are not consecutive
     (hlo.numerics.split_sum): the innermost dimension reduced (vector kernel per slice) or kept
     (column kernel per slice), slices added to the init value in row-major order; odd sizes,
-    dimensions of size 1, up to 7 runs of reduced and kept dimensions, f32 and f64, init values, signed zeros, infinities, NaN, subnormals."""
+    dimensions of size 1, up to 7 runs of reduced and kept dimensions, f32 and f64, init values,
+    signed zeros, infinities, NaN, subnormals. Also sums over several trailing dimensions with
+    at most 3 results of more than 128 KiB, which XLA:CPU (on 2 threads) splits into partial sums
+    by YNNPACK's tile."""
     rng = np.random.default_rng(43)
     cases = [("f32", (40, 30, 8), "0,2", "0"), ("f32", (3, 40, 50), "0,2", "1.5"), ("f32", (64, 8, 64), "0,2", "0.5"),
              ("f32", (6, 7, 5, 9, 4), "0,2,4", "0"), ("f32", (6, 7, 5, 9, 4), "1,3", "-0"), ("f64", (30, 20, 10), "0,2", "1"),
-             ("f32", (50, 6, 200, 7), "1,3", "1.5"), ("f32", (17, 33, 13), "0,2", "1.5"), ("f64", (17, 33, 13), "0,2", "-3"),
+             ("f32", (5, 6, 200, 7), "1,3", "1.5"), ("f32", (17, 33, 13), "0,2", "1.5"), ("f64", (17, 33, 13), "0,2", "-3"),
              ("f32", (3, 700, 2, 5), "0,2", "0"), ("f32", (3, 700, 2, 5), "1,3", "0"), ("f32", (1, 40, 1, 30, 8), "1,4", "0"),
              ("f64", (9, 2, 11, 3, 41), "1,3", "2"), ("f32", (1000, 2, 2), "0,2", "1.5"), ("f32", (4, 1024, 2), "0,2", "1.5"),
              ("f32", (2, 4096, 2), "0,2", "1.5"), ("f32", (6, 5, 6, 5, 6, 5), "0,2,4", "0"), ("f32", (4, 3, 4, 3, 4, 3, 4), "1,3,5", "0.5"),
              ("f32", (4, 5, 4, 5, 4, 5, 4, 1), "0,2,4", "0"),
              ("f64", (7, 300, 5), "0,2", "0"), ("f32", (300, 3, 5, 7), "0,2", "0"), ("f32", (100, 5, 64), "0,2", "0")]  # fmt: skip
     for t, shape, dims, init in cases:
-        for span in (24 if t == "f32" else 60, 8)[: 1 + (np.prod(shape) < 20000)]:
+        for span in (24 if t == "f32" else 60, 8)[: 1 + (np.prod(shape) < 8000)]:
             yield _sum_of(t, shape, dims, init), [_powers(t, shape, rng, span)], [t, t], True
     for t in ("f32", "f64"):
         tiny = 2.0**-24 if t == "f32" else 2.0**-53
@@ -498,6 +501,21 @@ def family_split_sums() -> Iterator[Case]:
         z[0, 0, :], z[0, 1, :], z[0, 2, :] = 1, tiny, tiny
         z[1, 5, 2], z[2, 9, 3], z[3, 0, 4] = np.inf, -np.inf, np.nan
         yield _sum_of(t, (30, 40, 8), "0,2", "0.5"), [z], [t, t], True
+    # several trailing dimensions, at most 3 results of more than 128 KiB: partial sums by tile
+    tiled = [("f32", (1, 3, 17000), "1,2", "1.5"), ("f32", (2, 3, 17000), "1,2", "1.5"), ("f32", (3, 2, 17000), "1,2", "-1"),
+             ("f32", (2, 1000, 33), "1,2", "1.5"), ("f32", (3, 9, 2, 2000), "1,2,3", "0"), ("f32", (1, 100, 400), "1,2", "0"),
+             ("f32", (2, 257, 129), "1,2", "0"), ("f32", (40, 1000), "0,1", "1.5"), ("f64", (2, 5, 4000), "1,2", "1.5"),
+             ("f64", (1, 3, 3, 2000), "1,2,3", "0")]  # fmt: skip
+    for t, shape, dims, init in tiled:
+        yield _sum_of(t, shape, dims, init), [_powers(t, shape, rng, 24 if t == "f32" else 60)], [t, t], True
+    for t in ("f32", "f64"):
+        tiny = 2.0**-24 if t == "f32" else 2.0**-53
+        x = np.zeros((2, 9, 5000), DTYPES[t])
+        x[0, 0, 0], x[0, 6, 0], x[0, 7, 1] = 1, tiny, tiny  # one tile, then the next
+        x[1, 0, 5], x[1, 3, 9], x[1, 8, 4999] = np.inf, np.nan, 1
+        for init in ("0", "-0"):
+            yield _sum_of(t, (2, 9, 5000), "1,2", init), [x], [t, t], True
+        yield _sum_of(t, (2, 9, 5000), "1,2", "0"), [np.full((2, 9, 5000), -0.0, DTYPES[t])], [t, t], True
 
 
 def family_long_reduces() -> Iterator[Case]:

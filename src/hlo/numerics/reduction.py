@@ -137,6 +137,8 @@ def _vector_kernel(
         result = column_sum.column_sum(flat, init, axes, software)
     elif split_sum.applies(flat.dtype, flat.shape, axes):  # reduced dimensions not consecutive
         result = split_sum.split_sum(flat, init, axes, software)
+    elif split_sum.tiled_applies(flat.dtype, flat.shape, axes):  # trailing ones cut by tile
+        result = split_sum.tiled_sum(flat, init, axes, software)
     else:
         return None
     return result.reshape([n for d, n in enumerate(x.shape) if d not in dims])

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import column_sum
-from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, Flush, _add, _kernel
+from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, SPLIT_RESULTS, Flush, _add, _kernel, trailing
 
 MAX_RUNS = 7  # alternating runs of reduced and kept dimensions YNNPACK takes (8: the tree rewrite)
 
@@ -97,3 +97,59 @@ def split_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flush
         for k in range(slices):
             total = _add(total, sums[:, k], flush)
     return total.astype(x.dtype, copy=False).reshape([shape[d] for d in range(x.ndim) if d not in reduced])
+
+
+def tiled_applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
+    """Whether this add-reduce (size-1 dimensions dropped) is a sum over several trailing
+    dimensions that XLA:CPU (on 2 threads) cuts into partial sums by tile: at most 3 results,
+    more than 128 KiB each; modelled when the innermost dimension fits in a tile."""
+    sizes = trailing(dtype, shape, axes)
+    if sizes is None or len(axes) < 2:
+        return False
+    size, results = sizes
+    area = CHUNK_BYTES // dtype.itemsize
+    if results > SPLIT_RESULTS or size // max(results, 1) <= area or shape[-1] > area:
+        return False
+    inner, cut, block, _ = _tile(shape[len(shape) - len(axes) :], area)
+    outer = size // max(results, 1) // (inner * shape[cut])
+    return outer * -(-shape[cut] // block) <= area  # the partial sums fit in one tile themselves
+
+
+def _tile(reduced: Sequence[int], area: int) -> tuple[int, int, int, int]:
+    """YNNPACK's tile over the reduced dimensions, filled innermost first: (elements of the
+    dimensions it holds whole, the dimension it cuts, that dimension's block, its position)."""
+    inner = 1
+    for k in range(len(reduced) - 1, -1, -1):
+        if inner * reduced[k] > area:
+            return inner, k, area // inner, k
+        inner *= reduced[k]
+    raise ValueError("the reduced dimensions fit in one tile")
+
+
+def tiled_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flush) -> np.ndarray:
+    """The reduce `tiled_applies` takes. YNNPACK's tile holds the reduced dimensions inside
+    one dimension whole, `block` indices of that dimension and one index of each dimension
+    outside it; each tile is summed by the kernel of hlo.numerics.vector_sum (from zero,
+    `+ 0`), and the tiles' sums, in row-major order, are summed by it again and added to the
+    init value. Read off XLA:CPU's results (the split_sums fixtures)."""
+    rank = x.ndim - len(axes)
+    reduced = x.shape[rank:]
+    results = int(np.prod(x.shape[:rank], dtype=np.int64))
+    area = CHUNK_BYTES // x.dtype.itemsize
+    inner, _, block, cut = _tile(reduced, area)
+    outer = int(np.prod(reduced[:cut], dtype=np.int64))
+    length = reduced[cut]
+    work = np.ascontiguousarray(x).reshape(results * outer, length, inner)
+    if flush is not None:
+        work = flush(work)
+    whole = length // block
+    parts = []
+    if whole:
+        sums = _kernel(work[:, : whole * block].reshape(results * outer * whole, block * inner), flush)
+        parts.append(sums.reshape(results * outer, whole))
+    if length > whole * block:
+        parts.append(_kernel(work[:, whole * block :].reshape(results * outer, -1), flush)[:, None])
+    zero = x.dtype.type(0)
+    tiles = _add(np.concatenate(parts, axis=1), zero, flush).reshape(results, -1)
+    total = _add(init.astype(x.dtype), _add(_kernel(tiles, flush), zero, flush), flush)
+    return total.astype(x.dtype, copy=False).reshape(x.shape[:rank])
