@@ -1,6 +1,6 @@
-"""Float sums over reduced dimensions that are not consecutive, in the order of XLA:CPU's
-vectorized reduce (YNNPACK, jaxlib 0.10.2), where that order does not depend on XLA:CPU's thread
-count. Read off XLA:CPU's results (tests/golden/ops/exact_split_sums.npz, made by
+"""Float sums in the order of XLA:CPU's vectorized reduce (YNNPACK, jaxlib 0.10.2) over reduced
+dimensions that are not consecutive, and over several trailing dimensions cut into tiles. Read
+off XLA:CPU's results (tests/golden/ops/exact_split_sums.npz, made by
 tools/make_exactness_fixtures.py, family split_sums; inputs where every grouping gives
 different bits).
 
@@ -13,10 +13,13 @@ each call's sum to the result, which starts as the init value:
   dimensions as rows, the trailing run of kept dimensions as columns;
 - the result is then `c = init`, `c = c + sum` for each index of the remaining reduced
   dimensions in row-major order.
-YNNPACK cuts an operand into tiles of 128 KiB (filled innermost dimension first); when a reduced
-dimension has to be cut, XLA:CPU may split the sum into partial sums by tile, depending on its
-thread count (with one thread it never does), so only reduces whose reduced dimensions and
-every dimension inside them fit in one tile are modelled here.
+YNNPACK also cuts an operand into tiles of 128 KiB, filled innermost dimension first. When a
+reduced dimension has to be cut, XLA:CPU may instead sum tile by tile into partial sums and sum
+those again; whether it does depends on its thread count (with one thread it never does; with
+two, for a sum over trailing dimensions, when there are at most 3 results). Modelled here: the
+non-consecutive sums whose reduced dimensions fit in one tile (`split_sum`, the same on any
+thread count) and the tiled trailing sums of a 2-thread XLA:CPU whose innermost dimension
+fits in a tile (`tiled_sum`).
 """
 
 from __future__ import annotations
