@@ -518,6 +518,39 @@ def family_split_sums() -> Iterator[Case]:
         yield _sum_of(t, (2, 9, 5000), "1,2", "0"), [np.full((2, 9, 5000), -0.0, DTYPES[t])], [t, t], True
 
 
+def _window_sum(t: str, shape: tuple[int, ...], size: tuple[int, ...], stride: tuple[int, ...], init: str) -> str:
+    out = [(n - k) // st + 1 for n, k, st in zip(shape, size, stride)]
+    window = f"size={'x'.join(map(str, size))} stride={'x'.join(map(str, stride))}"
+    return _with(_computation("f", t, "add(p, q)"),
+                 f"  x = {t}[{','.join(map(str, shape))}] parameter(0)\n  z = {t}[] constant({init})\n"
+                 f"  ROOT r = {t}[{','.join(map(str, out))}] reduce-window(x, z), window={{{window}}}, to_apply=f")  # fmt: skip
+
+
+def family_window_sums() -> Iterator[Case]:
+    """f32/f64 reduce-window sums whose windows tile the operand (stride = size, no padding) and
+    whose operand has 4096+ elements: XLA:CPU hands them to YNNPACK as a reduce of the operand
+    cut into windows, in the vector kernels' order (hlo.numerics.reduction._window_as_reduce):
+    1-D, 2-D and 3-D windows, elements past the last whole window, init values, signed zeros,
+    infinities, NaN. Also windows that stay in order: 4095 elements, overlapping windows."""
+    rng = np.random.default_rng(47)
+    cases = [("f32", (64, 64), (16, 16), "1.5"), ("f32", (64, 200), (1, 64), "0"), ("f32", (4096,), (4,), "1.5"),
+             ("f64", (64, 64), (1, 16), "-2"), ("f32", (64, 64), (4, 1), "0"), ("f32", (32, 32, 8), (2, 2, 2), "0.5"),
+             ("f32", (64, 64), (2, 2), "0"), ("f32", (2, 3, 32, 64), (1, 1, 2, 2), "0"), ("f32", (32, 64, 5), (2, 8, 1), "1.5"),
+             ("f32", (8192,), (4096,), "0"), ("f32", (64, 64), (64, 1), "-0"), ("f32", (150, 192), (1, 64), "1.5"),
+             ("f64", (33, 130), (3, 10), "0"), ("f32", (63, 65), (1, 13), "1.5")]  # fmt: skip
+    for t, shape, size, init in cases:
+        x = _powers(t, shape, rng, 24 if t == "f32" else 60)
+        yield _window_sum(t, shape, size, size, init), [x], [t, t], True
+    yield _window_sum("f32", (64, 64), (3, 3), (2, 2), "1.5"), [_powers("f32", (64, 64), rng, 24)], ["f32", "f32"], True
+    for t in ("f32", "f64"):
+        x = np.zeros((64, 96), DTYPES[t])
+        x[0, :4] = [1, 2.0**-24, 2.0**-24, -1]
+        x[1, 0], x[1, 40], x[2, 3], x[2, 5], x[3, 7] = np.inf, np.inf, np.inf, -np.inf, np.nan
+        x[4:8, :] = -0.0
+        for init in ("0", "-0"):
+            yield _window_sum(t, (64, 96), (4, 32), (4, 32), init), [x], [t, t], True
+
+
 def family_long_reduces() -> Iterator[Case]:
     """Float reduces of 4096+ elements that XLA:CPU keeps to its tree rewrite (windows of 32,
     hlo.numerics.tree_reduce) rather than its vector kernels: bf16 and f16 sums (bf16 converted
@@ -875,6 +908,7 @@ FAMILIES = {
     "vector_sums": family_vector_sums,
     "column_sums": family_column_sums,
     "split_sums": family_split_sums,
+    "window_sums": family_window_sums,
     "long_reduces": family_long_reduces,
     "subnormal_ties": family_subnormal_ties,
     "top_k": family_top_k,

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import column_sum
-from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, SPLIT_RESULTS, Flush, _add, _kernel, trailing
+from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, SPLIT_RESULTS, VECTOR_BYTES, Flush, _add, _kernel, trailing
 
 MAX_RUNS = 7  # alternating runs of reduced and kept dimensions YNNPACK takes (8: the tree rewrite)
 
@@ -72,6 +72,28 @@ def _runs(ndim: int, reduced: set[int], innermost_reduced: bool) -> tuple[list[i
     return inner, cols
 
 
+def _short(rows: np.ndarray) -> np.ndarray:
+    """`_kernel` of the last axis of `rows` (any leading axes, views welcome) when it holds at
+    most one vector (W lanes) and nothing is flushed in software, without the kernel's padding
+    to whole chains (a 2x2 pooling sum has millions of 2-element rows). Each element is its own
+    lane, the other lanes zeros, so the kernel's halving adds the same pairs as halving the
+    smallest power of two of lanes that holds them, the zero lanes left out; its zero start
+    turns -0 into +0, which one `+ 0` at the end gives as well (no sum of other values is -0)."""
+    count = rows.shape[-1]
+    width = 1 << max(count - 1, 0).bit_length()
+    lanes = rows
+    while width > 1:
+        half = width // 2
+        if count > half:  # lanes half.. hold elements: add them to their partners
+            head = lanes[..., : count - half] + lanes[..., half:count]
+            lanes = (
+                np.concatenate([head, lanes[..., count - half : half]], axis=-1) if count < width else head
+            )
+            count = half
+        width = half
+    return lanes[..., 0] + rows.dtype.type(0)
+
+
 def split_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flush) -> np.ndarray:
     """Sum the `axes` of `x` (f32 or f64; not consecutive, `applies`) and add `init`."""
     reduced = set(axes)
@@ -80,25 +102,27 @@ def split_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flush
     outer = [d for d in sorted(reduced) if d not in inner]
     kept = [d for d in range(x.ndim) if d not in reduced and d not in cols]
     shape = x.shape
-    work = np.ascontiguousarray(np.transpose(x, [*kept, *outer, *inner, *cols]))
-    if flush is not None:
-        work = flush(work)
     results = int(np.prod([shape[d] for d in kept], dtype=np.int64))
     slices = int(np.prod([shape[d] for d in outer], dtype=np.int64))
     length = int(np.prod([shape[d] for d in inner], dtype=np.int64))
     width = int(np.prod([shape[d] for d in cols], dtype=np.int64))
     zero = x.dtype.type(0)
-    if rows_kernel:
-        sums = _kernel(work.reshape(results * slices, length), flush)
+    view = np.transpose(x, [*kept, *outer, *inner, *cols])
+    if rows_kernel and flush is None and length <= VECTOR_BYTES // x.dtype.itemsize:
+        # the inner run is x's trailing dimensions: merged without a copy
+        sums = _short(view.reshape(*view.shape[: len(kept) + len(outer)], length))
     else:
-        sums = column_sum._kernel(work.reshape(results * slices, length, width), flush)
+        work = np.ascontiguousarray(view)
+        if flush is not None:
+            work = flush(work)
+        if rows_kernel:
+            sums = _kernel(work.reshape(results * slices, length), flush)
+        else:
+            sums = column_sum._kernel(work.reshape(results * slices, length, width), flush)
     sums = _add(sums, zero, flush).reshape(results, slices, width)  # + 0: each call starts from zero
     total = np.broadcast_to(init.astype(x.dtype), (results, width))
-    if flush is None:  # one call after the other: a running sum, which NumPy takes in order
-        total = np.add.accumulate(np.concatenate([total[:, None], sums], axis=1), axis=1)[:, -1]
-    else:
-        for k in range(slices):
-            total = _add(total, sums[:, k], flush)
+    for k in range(slices):  # one call after the other, from the init value
+        total = _add(total, sums[:, k], flush)
     return total.astype(x.dtype, copy=False).reshape([shape[d] for d in range(x.ndim) if d not in reduced])
 
 
