@@ -91,7 +91,7 @@ def _short(rows: np.ndarray) -> np.ndarray:
             )
             count = half
         width = half
-    return lanes[..., 0] + rows.dtype.type(0)
+    return np.add(lanes[..., 0], rows.dtype.type(0), order="C")  # C order: reshaped as a view
 
 
 def split_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flush) -> np.ndarray:
