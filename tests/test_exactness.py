@@ -121,7 +121,9 @@ def test_scaled_dot_scalar_scale_leaves_the_operand_and_types_round():
     assert got.ravel().tolist() == [4.0, -1.5]  # the scale itself is bf16: 1 + 2^-10 rounds to 1
 
 
-@pytest.mark.parametrize("family", ["exact_vector_sums", "exact_column_sums", "exact_vector_extremes"])
+@pytest.mark.parametrize(
+    "family", ["exact_vector_sums", "exact_column_sums", "exact_split_sums", "exact_vector_extremes"]
+)
 def test_vector_kernel_order_does_not_depend_on_the_isa(family):
     """The vector kernels' order (hlo.numerics.vector_sum, column_sum) was read off XLA:CPU on an
     AVX-512 machine; the fixture's maker replays every case with XLA:CPU limited to AVX2 and to
@@ -171,3 +173,42 @@ def test_vector_sum_applies_where_xla_cpu_uses_its_vector_kernel(dtype, shape, a
     from hlo.numerics import vector_sum
 
     assert vector_sum.applies(np.dtype(dtype), shape, axes) is applies
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape", "axes", "applies"),
+    [
+        (np.float32, (40, 30, 8), (0, 2), True),
+        (np.float64, (30, 20, 10), (0, 2), True),
+        (np.float32, (64, 8, 64), (0, 2), True),  # 32768 elements from dimension 0 in: one tile
+        (np.float32, (65, 8, 64), (0, 2), False),  # dimension 0 cut into tiles: not modelled
+        (np.float64, (33, 8, 64), (0, 2), False),  # 16384 f64 fit in a tile; 16896 do not
+        (np.float32, (5, 819, 1), (0, 2), False),  # 4095 elements: XLA:CPU's tree rewrite
+        (np.float32, (40, 30, 8), (0, 1), False),  # consecutive: hlo.numerics.column_sum
+        (np.float32, (4, 5, 4, 5, 4, 5, 4), (0, 2, 4, 6), True),  # 7 runs
+        (np.float32, (2, 3, 2, 3, 2, 3, 2, 3), (0, 2, 4, 6), False),  # 8 runs: the tree rewrite
+        (np.float16, (40, 30, 8), (0, 2), False),
+    ],
+)
+def test_split_sum_applies_where_modelled(dtype, shape, axes, applies):
+    from hlo.numerics import split_sum
+
+    assert split_sum.applies(np.dtype(dtype), shape, axes) is applies
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape", "axes", "applies"),
+    [
+        (np.float32, (3, 3, 17000), (1, 2), True),  # 3 results of 51000 elements
+        (np.float32, (4, 3, 17000), (1, 2), False),  # 4 results: not cut (hlo.numerics.vector_sum)
+        (np.float32, (3, 2, 16384), (1, 2), False),  # 32768 elements per result: one tile
+        (np.float64, (3, 2, 8193), (1, 2), True),  # 16386 f64: two tiles
+        (np.float32, (2, 2, 40000), (1, 2), False),  # the innermost dimension cut: not modelled
+        (np.float32, (3, 40000), (1,), False),  # one dimension: hlo.numerics.vector_sum
+        (np.float32, (40, 1000), (0, 1), True),
+    ],
+)
+def test_tiled_sum_applies_where_modelled(dtype, shape, axes, applies):
+    from hlo.numerics import split_sum
+
+    assert split_sum.tiled_applies(np.dtype(dtype), shape, axes) is applies

@@ -464,11 +464,106 @@ def family_column_sums() -> Iterator[Case]:
         yield _sum_of("f32", shape, dims, "0"), [x], ["f32", "f32"], False
 
 
+def family_split_sums() -> Iterator[Case]:
+    """Float add-reduces of 4096+ elements over reduced dimensions that are not consecutive
+    (hlo.numerics.split_sum): the innermost dimension reduced (vector kernel per slice) or kept
+    (column kernel per slice), slices added to the init value in row-major order; odd sizes,
+    dimensions of size 1, up to 7 runs of reduced and kept dimensions, f32 and f64, init values,
+    signed zeros, infinities, NaN, subnormals. Also sums over several trailing dimensions with
+    at most 3 results of more than 128 KiB, which XLA:CPU (on 2 threads) splits into partial sums
+    by YNNPACK's tile."""
+    rng = np.random.default_rng(43)
+    cases = [("f32", (40, 30, 8), "0,2", "0"), ("f32", (3, 40, 50), "0,2", "1.5"), ("f32", (64, 8, 64), "0,2", "0.5"),
+             ("f32", (6, 7, 5, 9, 4), "0,2,4", "0"), ("f32", (6, 7, 5, 9, 4), "1,3", "-0"), ("f64", (30, 20, 10), "0,2", "1"),
+             ("f32", (5, 6, 200, 7), "1,3", "1.5"), ("f32", (17, 33, 13), "0,2", "1.5"), ("f64", (17, 33, 13), "0,2", "-3"),
+             ("f32", (3, 700, 2, 5), "0,2", "0"), ("f32", (3, 700, 2, 5), "1,3", "0"), ("f32", (1, 40, 1, 30, 8), "1,4", "0"),
+             ("f64", (9, 2, 11, 3, 41), "1,3", "2"), ("f32", (1000, 2, 2), "0,2", "1.5"), ("f32", (4, 1024, 2), "0,2", "1.5"),
+             ("f32", (2, 4096, 2), "0,2", "1.5"), ("f32", (6, 5, 6, 5, 6, 5), "0,2,4", "0"), ("f32", (4, 3, 4, 3, 4, 3, 4), "1,3,5", "0.5"),
+             ("f32", (4, 5, 4, 5, 4, 5, 4, 1), "0,2,4", "0"),
+             ("f64", (7, 300, 5), "0,2", "0"), ("f32", (300, 3, 5, 7), "0,2", "0"), ("f32", (100, 5, 64), "0,2", "0")]  # fmt: skip
+    for t, shape, dims, init in cases:
+        for span in (24 if t == "f32" else 60, 8)[: 1 + (np.prod(shape) < 8000)]:
+            yield _sum_of(t, shape, dims, init), [_powers(t, shape, rng, span)], [t, t], True
+    for t in ("f32", "f64"):
+        tiny = 2.0**-24 if t == "f32" else 2.0**-53
+        x = np.zeros((40, 30, 8), DTYPES[t])
+        x[0, 0, 0], x[1, 0, 0], x[2, 0, 0] = 1, tiny, tiny  # slices added one by one
+        x[0, 1, 0], x[1, 1, 3], x[39, 1, 7] = 2**30, -(2**30), 1
+        x[5, 2, 1], x[7, 3, 1], x[9, 3, 2] = np.inf, np.inf, -np.inf
+        x[3, 4, 4], x[0, 5, 0] = np.nan, -np.inf
+        x[:, 6, :] = -0.0
+        x[:, 7, :] = (1e-40 if t == "f32" else 1e-310) * (1 + np.arange(320).reshape(40, 8) % 7)
+        for init in ("0", "-0", "inf"):
+            yield _sum_of(t, (40, 30, 8), "0,2", init), [x], [t, t], True
+        # the innermost dimension kept: the column kernel per slice
+        yield _sum_of(t, (40, 30, 4, 2), "0,2", "0"), [x.reshape(40, 30, 4, 2)], [t, t], True
+        z = np.zeros((30, 40, 8), DTYPES[t])
+        z[0, 0, :], z[0, 1, :], z[0, 2, :] = 1, tiny, tiny
+        z[1, 5, 2], z[2, 9, 3], z[3, 0, 4] = np.inf, -np.inf, np.nan
+        yield _sum_of(t, (30, 40, 8), "0,2", "0.5"), [z], [t, t], True
+    # several trailing dimensions, at most 3 results of more than 128 KiB: partial sums by tile
+    tiled = [("f32", (1, 3, 17000), "1,2", "1.5"), ("f32", (2, 3, 17000), "1,2", "1.5"), ("f32", (3, 2, 17000), "1,2", "-1"),
+             ("f32", (2, 1000, 33), "1,2", "1.5"), ("f32", (3, 9, 2, 2000), "1,2,3", "0"), ("f32", (1, 100, 400), "1,2", "0"),
+             ("f32", (2, 257, 129), "1,2", "0"), ("f32", (40, 1000), "0,1", "1.5"), ("f64", (2, 5, 4000), "1,2", "1.5"),
+             ("f64", (1, 3, 3, 2000), "1,2,3", "0")]  # fmt: skip
+    for t, shape, dims, init in tiled:
+        yield _sum_of(t, shape, dims, init), [_powers(t, shape, rng, 24 if t == "f32" else 60)], [t, t], True
+    for t in ("f32", "f64"):
+        tiny = 2.0**-24 if t == "f32" else 2.0**-53
+        x = np.zeros((2, 9, 5000), DTYPES[t])
+        x[0, 0, 0], x[0, 6, 0], x[0, 7, 1] = 1, tiny, tiny  # one tile, then the next
+        x[1, 0, 5], x[1, 3, 9], x[1, 8, 4999] = np.inf, np.nan, 1
+        for init in ("0", "-0"):
+            yield _sum_of(t, (2, 9, 5000), "1,2", init), [x], [t, t], True
+        yield _sum_of(t, (2, 9, 5000), "1,2", "0"), [np.full((2, 9, 5000), -0.0, DTYPES[t])], [t, t], True
+
+
+def _window_sum(
+    t: str, shape: tuple[int, ...], size: tuple[int, ...], stride: tuple[int, ...], init: str
+) -> str:
+    out = [(n - k) // st + 1 for n, k, st in zip(shape, size, stride)]
+    window = f"size={'x'.join(map(str, size))} stride={'x'.join(map(str, stride))}"
+    return _with(_computation("f", t, "add(p, q)"),
+                 f"  x = {t}[{','.join(map(str, shape))}] parameter(0)\n  z = {t}[] constant({init})\n"
+                 f"  ROOT r = {t}[{','.join(map(str, out))}] reduce-window(x, z), window={{{window}}}, to_apply=f")  # fmt: skip
+
+
+def family_window_sums() -> Iterator[Case]:
+    """f32/f64 reduce-window sums whose windows tile the operand (stride = size, no padding) and
+    whose operand has 4096+ elements: XLA:CPU hands them to YNNPACK as a reduce of the operand
+    cut into windows, in the vector kernels' order (hlo.numerics.reduction._window_as_reduce):
+    1-D, 2-D and 3-D windows, elements past the last whole window, init values, signed zeros,
+    infinities, NaN. Also windows that stay in order: 4095 elements, overlapping windows."""
+    rng = np.random.default_rng(47)
+    cases = [("f32", (64, 64), (16, 16), "1.5"), ("f32", (64, 200), (1, 64), "0"), ("f32", (4096,), (4,), "1.5"),
+             ("f64", (64, 64), (1, 16), "-2"), ("f32", (64, 64), (4, 1), "0"), ("f32", (32, 32, 8), (2, 2, 2), "0.5"),
+             ("f32", (64, 64), (2, 2), "0"), ("f32", (2, 3, 32, 64), (1, 1, 2, 2), "0"), ("f32", (32, 64, 5), (2, 8, 1), "1.5"),
+             ("f32", (8192,), (4096,), "0"), ("f32", (64, 64), (64, 1), "-0"), ("f32", (150, 192), (1, 64), "1.5"),
+             ("f64", (33, 130), (3, 10), "0"), ("f32", (63, 65), (1, 13), "1.5")]  # fmt: skip
+    for t, shape, size, init in cases:
+        x = _powers(t, shape, rng, 24 if t == "f32" else 60)
+        yield _window_sum(t, shape, size, size, init), [x], [t, t], True
+    yield (
+        _window_sum("f32", (64, 64), (3, 3), (2, 2), "1.5"),
+        [_powers("f32", (64, 64), rng, 24)],
+        ["f32", "f32"],
+        True,
+    )
+    for t in ("f32", "f64"):
+        x = np.zeros((64, 96), DTYPES[t])
+        x[0, :4] = [1, 2.0**-24, 2.0**-24, -1]
+        x[1, 0], x[1, 40], x[2, 3], x[2, 5], x[3, 7] = np.inf, np.inf, np.inf, -np.inf, np.nan
+        x[4:8, :] = -0.0
+        for init in ("0", "-0"):
+            yield _window_sum(t, (64, 96), (4, 32), (4, 32), init), [x], [t, t], True
+
+
 def family_long_reduces() -> Iterator[Case]:
     """Float reduces of 4096+ elements that XLA:CPU keeps to its tree rewrite (windows of 32,
     hlo.numerics.tree_reduce) rather than its vector kernels: bf16 and f16 sums (bf16 converted
     to f32, summed, rounded once; f16 summed in f16), products of every float type; rows,
-    columns and several dimensions, at most one of them longer than 32."""
+    columns and several dimensions, at most one of them longer than 32; f32 sums over 8 runs
+    of reduced and kept dimensions."""
     rng = np.random.default_rng(41)
     shapes = [((8192,), "0"), ((3, 5000), "1"), ((5000, 3), "0"), ((2, 3, 3000), "1,2"), ((40, 9, 20), "0,2")]
     for t in ("bf16", "f16"):
@@ -481,6 +576,10 @@ def family_long_reduces() -> Iterator[Case]:
         for shape, dims in shapes[:3]:
             x = (1 + rng.integers(-64, 65, shape) / 2048).astype(DTYPES[t])
             yield _sum_of(t, shape, dims, "1", comp), [x], [t, t], True
+    # f32 sums over 8 alternating runs of reduced and kept dimensions, more than XLA:CPU hands
+    # its vector kernel (hlo.numerics.split_sum.MAX_RUNS)
+    for shape, dims in (((2, 3, 2, 3, 2, 3, 2, 3), "0,2,4,6"), ((3, 2, 3, 2, 3, 2, 3, 2), "0,2,4,6")):
+        yield _sum_of("f32", shape, dims, "0"), [_powers("f32", shape, rng, 24)], ["f32", "f32"], True
 
 
 def _extreme_of(t: str, shape: tuple[int, ...], dims: str, init: str, op: str) -> str:
@@ -815,6 +914,8 @@ FAMILIES = {
     "reducers": family_reducers,
     "vector_sums": family_vector_sums,
     "column_sums": family_column_sums,
+    "split_sums": family_split_sums,
+    "window_sums": family_window_sums,
     "long_reduces": family_long_reduces,
     "subnormal_ties": family_subnormal_ties,
     "top_k": family_top_k,
@@ -828,7 +929,12 @@ def main(names: list[str]) -> None:
     for name in names or list(FAMILIES):
         path = (OUT.parent if name.startswith("unmodelled") else OUT) / f"exact_{name}.npz"  # not run as ops
         write_family(path, FAMILIES[name]())
-        if name in ("vector_sums", "column_sums", "vector_extremes"):  # where the kernels' order came from
+        if name in (
+            "vector_sums",
+            "column_sums",
+            "split_sums",
+            "vector_extremes",
+        ):  # where the kernels' order came from
             same = [isa for isa in ("AVX2", "SSE4_2") if replay_under_isa(path, isa) == 0]
             print(f"  the same bits under --xla_cpu_max_isa: {same}")
             with np.load(path) as d:

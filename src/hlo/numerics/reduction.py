@@ -1,5 +1,7 @@
 """Reductions: reduce and reduce-window over any computation, in XLA:CPU's order wherever the
-order can show: float reduces as its tree rewrite runs them (hlo.numerics.tree_reduce),
+order can show: float reduces as its tree rewrite or its vector kernels run them
+(hlo.numerics.tree_reduce, vector_sum, column_sum, split_sum; float sums over windows that
+tile the operand as the reduce XLA:CPU makes of them),
 windows folded from the init value (hlo.numerics.window_fold; variadic reduces:
 hlo.numerics.ordered_fold), scans as its scan rewrite runs them (hlo.numerics.scan); a
 recognised reducer steps as its NumPy function in the element type, any other computation
@@ -16,15 +18,15 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import column_sum, numerics, subnormals, vector_extreme
+from . import column_sum, numerics, split_sum, subnormals, vector_extreme
 from .column_extreme import column_extreme
 from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .context import KernelContext
 from .ordered_fold import fold_in_order
 from .scan import scan, scan_axis
 from .tree_reduce import tree_reduce
+from .vector_sum import MIN_ELEMENTS, vector_sum
 from .vector_sum import applies as vector_applies
-from .vector_sum import vector_sum
 from .window_fold import fold_window, fold_window_known
 
 Values = tuple[np.ndarray, ...]
@@ -135,6 +137,10 @@ def _vector_kernel(
         result = vector_sum(flat, init, axes, software)
     elif column_sum.applies(flat.dtype, flat.shape, axes):  # the strided kernel
         result = column_sum.column_sum(flat, init, axes, software)
+    elif split_sum.applies(flat.dtype, flat.shape, axes):  # reduced dimensions not consecutive
+        result = split_sum.split_sum(flat, init, axes, software)
+    elif split_sum.tiled_applies(flat.dtype, flat.shape, axes):  # trailing ones cut by tile
+        result = split_sum.tiled_sum(flat, init, axes, software)
     else:
         return None
     return result.reshape([n for d, n in enumerate(x.shape) if d not in dims])
@@ -166,12 +172,42 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
             scanned = tuple(np.moveaxis(r, -1, axis) for r in results)
             return scanned if n > 1 else scanned[0]
         if reducer is not None:
+            if reducer.opcode is Opcode.ADD and n == 1:
+                tiled = _window_as_reduce(values[0], inits[0], window, flush)
+                if tiled is not None:
+                    return tiled
             return fold_window_known(reducer.opcode, reducer.combine, values[0], inits[0], window, flush)
         assert apply is not None
         results = fold_window(apply, values, inits, window)
         return results if n > 1 else results[0]
 
     return run
+
+
+def _window_as_reduce(
+    x: np.ndarray, init: np.ndarray, window: Window, flush: Callable[..., Any] | None
+) -> np.ndarray | None:
+    """A float sum over windows that tile the operand (stride = size, no padding or dilation)
+    of 4096+ elements: XLA:CPU hands it to YNNPACK as a reduce of the operand cut into windows
+    (the elements past the last whole window left out), so it sums in that reduce's vector-kernel
+    order (tests/golden/ops/exact_window_sums.npz). None when it is not such a window or that
+    order is not modelled."""
+    dims = window.dimensions
+    if x.dtype not in (np.dtype(np.float32), np.dtype(np.float64)) or x.size < MIN_ELEMENTS:
+        return None
+    if all(d.size == 1 for d in dims) or any(
+        d.stride != d.size
+        or d.padding_low
+        or d.padding_high
+        or d.base_dilation != 1
+        or d.window_dilation != 1
+        for d in dims
+    ):
+        return None
+    counts = [n // d.size for n, d in zip(x.shape, dims)]
+    whole = x[tuple(slice(0, c * d.size) for c, d in zip(counts, dims))]
+    split = whole.reshape([v for c, d in zip(counts, dims) for v in (c, d.size)])
+    return _vector_kernel(split, init, tuple(range(1, 2 * x.ndim, 2)), flush)
 
 
 def _running(reducer: Reducer | None, flush: Callable[..., Any] | None, dtype: np.dtype) -> np.ufunc | None:
