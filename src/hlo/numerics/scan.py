@@ -23,10 +23,13 @@ Values = tuple[np.ndarray, ...]
 Apply = Callable[..., Any]  # 2N arrays -> one array or a tuple of N
 
 
-def scan_axis(shape: Sequence[int], window: Window) -> tuple[int, bool, bool] | None:
+def scan_axis(shape: Sequence[int], window: Window, short: bool = False) -> tuple[int, bool, bool] | None:
     """(axis, forward, exclusive) when XLA:CPU would rewrite this reduce-window as a scan: one
     non-trivial window dimension, as long as the axis, stride 1, no dilation, padded by all but
-    one element (inclusive) or all of them (exclusive) on one side; the axis longer than 16."""
+    one element (inclusive) or all of them (exclusive) on one side; the axis longer than 16.
+    With `short`, also a forward scan of 2-16 elements (the reduce-windows the rewrite leaves,
+    which XLA's optimized text holds): XLA:CPU folds each window from its first element, so it
+    is a running fold too."""
     found = None
     for axis, (n, d) in enumerate(zip(shape, window.dimensions)):
         if d.base_dilation != 1 or d.window_dilation != 1 or d.stride != 1 or d.window_reversal:
@@ -37,7 +40,7 @@ def scan_axis(shape: Sequence[int], window: Window) -> tuple[int, bool, bool] | 
             return None
         forward = d.padding_low in (n - 1, n) and d.padding_high == 0
         reverse = d.padding_high in (n - 1, n) and d.padding_low == 0
-        if d.size != n or not (forward or reverse) or n <= BASE:
+        if d.size != n or not (forward or reverse) or (n <= BASE and not (short and forward and n > 1)):
             return None
         exclusive = (d.padding_low if forward else d.padding_high) == n
         found = (axis, forward, exclusive)
