@@ -17,8 +17,9 @@ from . import blas_small, numerics, subnormals
 from .windows import padded, windows
 
 LARGE_GEMM = 1 << 24  # m*n*k from which a convolution's patch matrix is copied positions innermost
-PATCH_BYTES = 2 << 20  # the most of a convolution's patch matrix made at once (memory: 32 MB
-# pieces were 1.3x the live set of a [32,64,56,56] convolution; measured no faster than 8 MB)
+PATCH_BYTES = 2 << 20  # the most of a convolution's patch matrix made at once (memory: 8 MB
+# pieces were 4.6x the live set of a LeNet step; 32 MB pieces measured no faster than 8 MB)
+MIN_ROWS = 1024  # rows of a patch matrix made at once, at least (see `step` below)
 
 
 def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
@@ -237,7 +238,9 @@ def convolution(
         # their product put in the result's order: no padded copy of the whole input, no product
         # of the whole result beside the result (memory: 2.6x the live set of a [32,64,56,56]
         # convolution with them).
-        step = max(1, PATCH_BYTES // max(1, p * c * kk * dtype.itemsize))
+        # (and at least MIN_ROWS rows of it: OpenBLAS gives a product of few rows other bits than
+        # the same rows of a taller one, measured below ~100 rows; never rows of one image apart)
+        step = max(1, PATCH_BYTES // max(1, p * c * kk * dtype.itemsize), -(-MIN_ROWS // max(1, p)))
         # (N, G, Ig, P..., K...) -> (G, N, P..., Ig, K...); for a large product (G, Ig, K..., N,
         # P...) instead, copied with the positions innermost (runs along the input's rows: the
         # [32,64,56,56] convolution's copies took 250 ms with runs of 3, 45 ms so), read
@@ -245,34 +248,23 @@ def convolution(
         # LARGE_GEMM: OpenBLAS's small-matrix kernels differ by transposition, and in bits.)
         rows_first = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
         positions_last = [1, 2, *range(3 + spatial, 3 + 2 * spatial), 0, *range(3, 3 + spatial)]
-        # One image whose patch matrix is larger than that goes a few rows of its first output
-        # dimension at a time (each row of the product is its own dot: the same bits).
-        rows = positions[0] if spatial and step == 1 else 1
-        per_row = max(1, PATCH_BYTES * rows // max(1, p * c * kk * dtype.itemsize))
         for b0 in range(0, n, step):
             b1 = min(n, b0 + step)
-            image = patches_of(x[b0:b1])  # (images, C, P..., K...), a view of the padded images
-            for r0 in range(0, rows, per_row):
-                r1 = min(rows, r0 + per_row)
-                part = image[:, :, r0:r1] if rows > 1 else image
-                at = part.shape[2 : 2 + spatial]
-                pc, m = math.prod(at), (b1 - b0) * math.prod(at)
-                split = part.reshape(b1 - b0, groups, ig, *at, *kernel)  # (a view)
-                if m * og * ig * kk >= LARGE_GEMM:
-                    cols = split.transpose(positions_last).reshape(groups, ig * kk, m).transpose(0, 2, 1)
-                else:
-                    cols = split.transpose(rows_first).reshape(groups, m, ig * kk)  # the one copy
-                with blas_small.sized(m, og, ig * kk):
-                    product = np.matmul(cols, filters)  # (G, images*P, Og)
-                if flush_product:
-                    product = _flushed(product, in_place=True)
-                done = product.reshape(groups, b1 - b0, pc, og).transpose(1, 0, 3, 2).reshape(b1 - b0, o, *at)
-                if rows > 1:
-                    out[b0:b1, :, r0:r1] = done
-                else:
-                    out[b0:b1] = done
-                del split, cols, product, done  # (one chunk's temporaries at a time)
-            del image
+            split = patches_of(x[b0:b1]).reshape(b1 - b0, groups, ig, *positions, *kernel)  # (a view)
+            if (b1 - b0) * p * og * ig * kk >= LARGE_GEMM:
+                cols = (
+                    split.transpose(positions_last).reshape(groups, ig * kk, (b1 - b0) * p).transpose(0, 2, 1)
+                )
+            else:
+                cols = split.transpose(rows_first).reshape(groups, (b1 - b0) * p, ig * kk)  # the one copy
+            with blas_small.sized((b1 - b0) * p, og, ig * kk):
+                product = np.matmul(cols, filters)  # (G, images*P, Og)
+            if flush_product:
+                product = _flushed(product, in_place=True)
+            out[b0:b1] = (
+                product.reshape(groups, b1 - b0, p, og).transpose(1, 0, 3, 2).reshape(b1 - b0, o, *positions)
+            )
+            del split, cols, product  # (before the next chunk's are made: one chunk's temporaries at a time)
     order = [dnums.output_batch_dimension, dnums.output_feature_dimension, *dnums.output_spatial_dimensions]
     final = np.empty(len(order), dtype=int)
     final[order] = np.arange(len(order))
