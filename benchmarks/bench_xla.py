@@ -138,6 +138,18 @@ def _mb(nbytes: float) -> str:
     return f"{nbytes / 2**20:.0f}"
 
 
+def _traced(runs: list[dict[str, Any]]) -> str:
+    """tracemalloc's peak of one run (the largest over the processes) against the live set: what
+    the kernels allocate, temporaries included, which the RSS misses once freed blocks stay in
+    glibc's heap. (Older measurements have no such key.)"""
+    peaks = [x["traced_peak"] for x in runs if "traced_peak" in x]
+    if not peaks:
+        return "-"
+    live = runs[0]["live_set"]
+    ratio = f" ({max(peaks) / live:.2g}x)" if live else ""
+    return _mb(max(peaks)) + ratio
+
+
 def report(results: list[dict[str, Any]], titles: dict[str, str]) -> str:
     variants = [v for v in HLO_VARIANTS if v in results[0]["runs"]]
     head = (
@@ -145,7 +157,9 @@ def report(results: list[dict[str, Any]], titles: dict[str, str]) -> str:
         + "".join(f"{LABELS[v]} | ratio | " for v in variants)
         + "ratio of best times (hlo) | XLA:CPU first | hlo first | ratio | hlo first: parse / plan / run "
         "| peak RSS, MB: XLA / hlo "
-        "| MB a run adds: XLA / hlo / live set |\n" + "|---" * (9 + 2 * len(variants)) + "|\n"
+        "| MB a run adds: XLA / hlo / live set | hlo's traced peak, MB (x live set) |\n"
+        + "|---" * (10 + 2 * len(variants))
+        + "|\n"
     )
     rows, notes = [], []
     ratios: dict[str, list[float]] = {v: [] for v in (*HLO_VARIANTS, "best", "first")}
@@ -195,7 +209,7 @@ def report(results: list[dict[str, Any]], titles: dict[str, str]) -> str:
             peaks.append(_mb(max(max(x["peak_rss"], x["first_peak_rss"]) for x in ok)) if ok else "-")
             adds.append(_mb(max(x["peak_rss"] - x["base_rss"] for x in ok)) if ok else "-")
         adds.append(_mb(runs["hlo"][0]["live_set"]) if hlo_ok else "-")
-        cells += [" / ".join(peaks), " / ".join(adds)]
+        cells += [" / ".join(peaks), " / ".join(adds), _traced(runs["hlo"]) if hlo_ok else "-"]
         rows.append("| " + " | ".join(cells) + " |\n")
     text = head + "".join(rows)
     means = []

@@ -77,6 +77,28 @@ def test_the_scalar_chain_is_one_loop() -> None:
     assert "for _ in range(" in source.source and source.source.count("\n") < 60
 
 
+def test_a_chain_inside_one_fusion_is_inlined_and_compiled() -> None:
+    """XLA's optimized text holds the chain as one fusion (the entry: parameters and the fusion):
+    its computation is inlined, so the chain is again one loop, and gives XLA:CPU's bits."""
+    text = (FIXTURES / "chain_f32.hlo").read_text().replace("ENTRY main.1 {", "fused {")
+    text += """
+ENTRY e {
+  x = f32[] parameter(0)
+  a = f32[] parameter(1)
+  c = f32[] parameter(2)
+  ROOT f = f32[] fusion(x, a, c), kind=kLoop, calls=fused
+}
+"""
+    module = hlo.parse_module(text)
+    source = jit_entry.entry_source(module, module.entry.name, True)
+    assert source is not None
+    assert "for _ in range(" in source.source and source.source.count("\n") < 60
+    compiled = _eager(module)
+    for args, outs in _sets("chain_f32"):
+        _bits(compiled(*args), outs[0])
+    assert compiled.compiled is not None and compiled.compiled.kernel.fn is not None
+
+
 def _chain(ops: list[str], t: str, repeat: int, skip: bool = False) -> str:
     """An entry of `repeat` blocks, each applying `ops` to the previous block's x and the
     parameters a, b; with `skip`, each block also reads the value two blocks back (no loop)."""

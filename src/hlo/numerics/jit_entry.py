@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
@@ -37,7 +38,7 @@ log = logging.getLogger("hlo.jit")
 MAX_ELEMENTS = 4096  # elements of one value, at most: on larger arrays NumPy's whole-array loops win
 MIN_INSTRUCTIONS = 16  # fewer: the interpreter's overhead is small next to a compiled call's
 MAX_LINES = 2000  # generated lines, at most: numba compiles about 300 a second
-ENTRY_VERSION = "1"
+ENTRY_VERSION = "2"  # (2: fusions and calls inlined before the blocks are found)
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,40 @@ def _leaves(v: Val) -> list[Val]:
     return [x for item in v.items for x in _leaves(item)] if v.items else [v]
 
 
+INLINED = (Opcode.FUSION, Opcode.CALL)
+
+
+def _inline(
+    module: Module, comp: Computation, names: dict[str, str], prefix: str, line: list[Instruction]
+) -> str:
+    """Append the computation's live instructions to `line`, each fusion's or call's computation
+    in its place (renamed under the caller's name, its parameters the caller's operands), and
+    return the name of its root's value. (XLA's optimized text holds a chain of scalar ops as
+    one fusion of 10,000 instructions: inlined, its repeated blocks are found like the entry's;
+    as one call of the emitters it was 10,000 lines, too many to compile.)"""
+    for instr in live_instructions(comp):
+        if instr.opcode is Opcode.PARAMETER:
+            continue
+        operands = tuple(names[o] for o in instr.operands)
+        called = _called(instr) if instr.opcode in INLINED else ()
+        if len(called) == 1:
+            inner = module.computation(called[0])
+            bound = {
+                p.name: operands[p.attrs.get("parameter_number", 0)]
+                for p in inner.instructions
+                if p.opcode is Opcode.PARAMETER
+            }
+            names[instr.name] = _inline(module, inner, bound, f"{prefix}{instr.name}/", line)
+            continue
+        names[instr.name] = prefix + instr.name
+        line.append(
+            instr.replace(name=prefix + instr.name, operands=operands)
+            if prefix or operands != instr.operands
+            else instr
+        )
+    return names[comp.root_name]
+
+
 def entry_source(module: Module, name: str, flush: bool) -> EntrySource | None:
     """The computation as one function's source; None if the tier cannot compile it (an op
     or form without an emitter, or more than MAX_LINES lines even with its loops)."""
@@ -169,12 +204,11 @@ def entry_source(module: Module, name: str, flush: bool) -> EntrySource | None:
         for p in params:
             check_shape(p.shape)
         values: dict[str, Val] = {}
-        line = []
-        for instr in live_instructions(comp):
+        line: list[Instruction] = []
+        for instr in comp.instructions:
             if instr.opcode is Opcode.PARAMETER:
                 values[instr.name] = params[instr.attrs.get("parameter_number", 0)]
-            else:
-                line.append(instr)
+        root_name = _inline(module, comp, {n: n for n in values}, "", line)
         regions = find_regions(line)
         k = 0
         while k < len(line):
@@ -188,7 +222,7 @@ def entry_source(module: Module, name: str, flush: bool) -> EntrySource | None:
             k += 1
             if len(g.lines) > MAX_LINES:
                 raise Unsupported(f"more than {MAX_LINES} lines")
-        root = values[comp.root_name]
+        root = values[root_name]
         if len(g.lines) + sum(len(f) for f in g.extra) > MAX_LINES:
             raise Unsupported(f"more than {MAX_LINES} lines")
     except Unsupported as e:

@@ -17,8 +17,9 @@ from . import blas_small, numerics, subnormals
 from .windows import padded, windows
 
 LARGE_GEMM = 1 << 24  # m*n*k from which a convolution's patch matrix is copied positions innermost
-PATCH_BYTES = 8 << 20  # the most of a convolution's patch matrix made at once (memory: 32 MB
-# pieces were 1.3x the live set of a [32,64,56,56] convolution; measured no faster than 8 MB)
+PATCH_BYTES = 2 << 20  # the most of a convolution's patch matrix made at once (memory: 8 MB
+# pieces were 4.6x the live set of a LeNet step; 32 MB pieces measured no faster than 8 MB)
+MIN_ROWS = 1024  # rows of a patch matrix made at once, at least (see `step` below)
 
 
 def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
@@ -186,17 +187,16 @@ def convolution(
     x = _prepare(lhs, dtype, False).transpose(
         [dnums.input_batch_dimension, dnums.input_feature_dimension, *dnums.input_spatial_dimensions]
     )
-    w = _prepare(rhs, dtype, flush).transpose(
-        [
-            dnums.kernel_output_feature_dimension,
-            dnums.kernel_input_feature_dimension,
-            *dnums.kernel_spatial_dimensions,
-        ]
-    )
     dims = window.dimensions
-    reversed_axes = tuple(2 + k for k, d in enumerate(dims) if d.window_reversal)
-    if reversed_axes:
-        w = np.flip(w, reversed_axes)
+    reversed_axes = tuple(dnums.kernel_spatial_dimensions[k] for k, d in enumerate(dims) if d.window_reversal)
+    # (O, I, K...) C-contiguous, reversed and flushed in at most one copy (it is reshaped to
+    # the filter matrix next, which would copy a transposed or reversed view once more)
+    kernel_order = (
+        dnums.kernel_output_feature_dimension,
+        dnums.kernel_input_feature_dimension,
+        *dnums.kernel_spatial_dimensions,
+    )
+    w = _contiguous(np.flip(rhs, reversed_axes) if reversed_axes else rhs, dtype, kernel_order, flush)
     fill = np.zeros((), dtype)
     whole = Window((WindowDimension(size=1),) * 2 + tuple(dims))
     sizes, strides = [d.size for d in dims], [d.stride for d in dims]
@@ -238,7 +238,9 @@ def convolution(
         # their product put in the result's order: no padded copy of the whole input, no product
         # of the whole result beside the result (memory: 2.6x the live set of a [32,64,56,56]
         # convolution with them).
-        step = max(1, PATCH_BYTES // max(1, p * c * kk * dtype.itemsize))
+        # (and at least MIN_ROWS rows of it: OpenBLAS gives a product of few rows other bits than
+        # the same rows of a taller one, measured below ~100 rows; never rows of one image apart)
+        step = max(1, PATCH_BYTES // max(1, p * c * kk * dtype.itemsize), -(-MIN_ROWS // max(1, p)))
         # (N, G, Ig, P..., K...) -> (G, N, P..., Ig, K...); for a large product (G, Ig, K..., N,
         # P...) instead, copied with the positions innermost (runs along the input's rows: the
         # [32,64,56,56] convolution's copies took 250 ms with runs of 3, 45 ms so), read
@@ -262,6 +264,7 @@ def convolution(
             out[b0:b1] = (
                 product.reshape(groups, b1 - b0, p, og).transpose(1, 0, 3, 2).reshape(b1 - b0, o, *positions)
             )
+            del split, cols, product  # (before the next chunk's are made: one chunk's temporaries at a time)
     order = [dnums.output_batch_dimension, dnums.output_feature_dimension, *dnums.output_spatial_dimensions]
     final = np.empty(len(order), dtype=int)
     final[order] = np.arange(len(order))

@@ -161,13 +161,13 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
         n = len(operands) // 2
         values, inits = operands[:n], operands[n:]
         shape = values[0].shape
-        found = scan_axis(shape, window)
+        running = _running(reducer, flush, values[0].dtype)
+        found = scan_axis(shape, window, short=running is not None and n == 1)
         if found is not None:
             axis, forward, exclusive = found
             xs = tuple(np.moveaxis(v, axis, -1) for v in values)
             step = _step(reducer, flush) if reducer is not None else apply
             assert step is not None
-            running = _running(reducer, flush, xs[0].dtype)
             results = scan(step, xs, inits, forward, exclusive, running)
             scanned = tuple(np.moveaxis(r, -1, axis) for r in results)
             return scanned if n > 1 else scanned[0]

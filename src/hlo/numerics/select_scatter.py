@@ -15,6 +15,7 @@ elements and each element takes its values in window order.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from itertools import product
 from typing import Any
@@ -47,18 +48,31 @@ def select_and_scatter(
         _combine(out, targets[valid], updates[valid], combine_at, apply, distinct=False)
         return out.reshape(operand.shape)
     everywhere = bool(valid.all())
-    rank = np.zeros(grid, dtype=np.int32)
+    rank = np.zeros(grid, dtype=np.int8)  # (at most _NEIGHBOURS_LIMIT earlier neighbours)
     for delta in offsets:
         here = tuple(slice(d, None) if d >= 0 else slice(None, d) for d in delta)
         there = tuple(slice(None, -d if d > 0 else None) if d >= 0 else slice(-d, None) for d in delta)
         same = targets[here] == targets[there]
         rank[here] += same if everywhere else same & valid[here]
-    for r in range(int(rank.max(initial=0)) + 1):
-        pick = rank == r
-        if not everywhere:
-            pick &= valid
-        _combine(out, targets[pick], updates[pick], combine_at, apply, distinct=True)
+    rounds = int(rank.max(initial=0)) + 1
+    # Slabs of the windows' leading dimension, one after the other (a slab's windows all come
+    # before the next slab's in row-major order, so each element still takes its values in
+    # window order), bound the temporaries of the rounds to a slab's.
+    lead = grid[0] if grid else 1
+    per = max(1, _SLAB_WINDOWS // max(1, targets.size // max(1, lead)))
+    for a in range(0, lead, per):
+        block = slice(a, a + per) if grid else Ellipsis
+        t, u, k = targets[block], updates[block], rank[block]
+        v = None if everywhere else valid[block]
+        for r in range(rounds):
+            pick = k == r
+            if v is not None:
+                pick &= v
+            _combine(out, t[pick], u[pick], combine_at, apply, distinct=True)
     return out.reshape(operand.shape)
+
+
+_SLAB_WINDOWS = 1 << 18  # windows combined per slab (their positions and values: 3 MB)
 
 
 def _picks(
@@ -90,12 +104,14 @@ def _flat_targets(
 ) -> np.ndarray:
     """The flat operand index of each window's pick from the step that picked it: per axis a
     (step, window index) -> coordinate table, gathered only along axes where steps differ."""
-    targets = np.zeros(grid, dtype=np.int64)
+    # (int32 flat indices where they fit: half the memory of every array of positions after)
+    index_type = np.int32 if math.prod(shape) < 2**31 else np.int64
+    targets = np.zeros(grid, dtype=index_type)
     if not steps:
         return targets - 1
     stride = 1
     for a in reversed(range(len(shape))):
-        table = np.zeros((len(steps), grid[a]), dtype=np.int64)
+        table = np.zeros((len(steps), grid[a]), dtype=index_type)
         for step, (out, at) in enumerate(steps):
             table[step, out[a]] = np.arange(at[a].start, at[a].stop, at[a].step) * stride
         view = [1] * len(grid)
@@ -104,7 +120,7 @@ def _flat_targets(
         if (table == table[:1]).all():
             targets += table[0][index]  # the same along this axis for every step
         else:
-            targets += table[picked.astype(np.intp), index]
+            targets += table[picked, index]  # (the int8 picks index as they are: no intp copy)
         stride *= shape[a]
     targets[picked < 0] = -1
     return targets

@@ -86,9 +86,27 @@ def fold_window(
     accs = [np.array(np.broadcast_to(i, count)) for i in inits]
     for out, at in passes(xs[0].shape, window):
         step = apply(*(a[out] for a in accs), *(x[at] for x in xs))
-        for a, s in zip(accs, step if isinstance(step, tuple) else (step,)):
-            a[out] = s
+        whole = all(o == slice(0, c, 1) for o, c in zip(out, count))
+        results = step if isinstance(step, tuple) else (step,)
+        for k, s in enumerate(results):
+            if whole and _own(s, accs[k]) and not any(s is t for t in results[:k]):
+                accs[k] = s  # a pass over every output: its new array is the accumulator (no copy)
+            else:
+                accs[k][out] = s
     return tuple(accs)
+
+
+def _own(s: Any, acc: np.ndarray) -> bool:
+    """Whether `s` is a new array of the accumulator's type and shape, no view of anything (of an
+    operand, which a later pass's assignment into it would change)."""
+    return (
+        isinstance(s, np.ndarray)
+        and s.base is None
+        and s.flags.writeable
+        and s.flags.c_contiguous
+        and s.dtype == acc.dtype
+        and s.shape == acc.shape
+    )
 
 
 _IN_PLACE: dict[Opcode, tuple[np.ufunc, np.ufunc]] = {  # (numbers, predicates)
