@@ -582,6 +582,44 @@ def family_vector_extremes() -> Iterator[Case]:
     yield argmax, [_positions("f32", 8192, 8, rng)], ["f32", "s32"], True
 
 
+def _ties(t: str, shape: tuple[int, ...], rng: np.random.Generator, nans: int, zeros: int) -> np.ndarray:
+    """-1s with a few -0.5s, zeros of both signs and some NaNs: which zero wins a tie and which
+    NaN is dropped show the order of every step; the arrays compress well."""
+    x = np.full(shape, -1.0)
+    flat = x.reshape(-1)
+    flat[rng.integers(0, flat.size, zeros)] = -0.5
+    flat[rng.integers(0, flat.size, zeros)] = np.where(rng.random(zeros) < 0.5, 0.0, -0.0)
+    flat[rng.integers(0, flat.size, nans)] = np.nan
+    return x.astype(DTYPES[t])
+
+
+def family_split_extremes() -> Iterator[Case]:
+    """Float max/min reduces of 4096+ elements over dimensions that are not consecutive
+    (hlo.numerics.split_extreme): reduced dimensions cut into chunks of 128 KiB tiles (few and
+    many results, a partial last chunk, many chunks), the innermost dimension kept (columns),
+    several outer reduced dimensions, dimensions of size 1; ties of zeros placed across chunks,
+    NaN at random positions, init values -inf, +-0, NaN and 0.5."""
+    rng = np.random.default_rng(53)
+    shapes = [("f32", (50, 2, 3000), "0,2"), ("f32", (20, 3, 5000), "0,2"), ("f32", (60, 8, 1000), "0,2"),
+              ("f32", (60, 4, 3000), "0,2"), ("f32", (200, 3, 300), "0,2"), ("f32", (3000, 2, 50), "0,2"),
+              ("f32", (30, 8, 40, 6), "0,2"), ("f32", (6, 30, 8, 40), "1,3"), ("f32", (7, 9, 11, 13, 5), "1,3"),
+              ("f32", (10, 20, 30, 40), "0,2"), ("f64", (60, 3, 3000), "0,2"), ("f32", (1, 50, 1, 2, 3000), "1,4")]  # fmt: skip
+    for t, shape, dims in shapes:
+        for op, inits in (("maximum", ("-inf", "-0.0", "nan")), ("minimum", ("inf", "0", "0.5"))):
+            sign = 1.0 if op == "maximum" else -1.0
+            for init, (nans, zeros) in zip(inits, ((0, 12), (5, 40), (60, 200))):
+                x = (sign * _ties(t, shape, rng, nans, zeros)).astype(DTYPES[t])
+                yield _extreme_of(t, shape, dims, init, op), [x], [t, t], True
+            # a -0 in the first slice and a +0 one chunk later: the chunks' values are reduced
+            # again in groups (the later wins a tie within a group)
+            x = np.full(shape, -sign, DTYPES[t])
+            first = int(dims.split(",")[0])
+            inner = int(np.prod(shape[first + 1 :])) * (2 if t == "f64" else 1)
+            for k, z in ((0, -0.0), (min(shape[first] - 1, max(1, 32768 // inner)), 0.0)):
+                np.moveaxis(x, first, 0)[k].flat[k % 5 :: 97] = sign * z
+            yield _extreme_of(t, shape, dims, "-inf" if op == "maximum" else "inf", op), [x], [t, t], True
+
+
 def family_unmodelled_extremes() -> Iterator[Case]:
     """Max/min reduces where hlo is known to part from XLA:CPU (written outside tests/golden/ops,
     run by tests/test_vector_extreme.py as strict xfails): f32 reduces over dimensions that are
@@ -589,14 +627,6 @@ def family_unmodelled_extremes() -> Iterator[Case]:
     modelled), and variadic reduces of independent max/min components of 8192 elements
     (XLA:CPU's own vectorized loop: a NaN is dropped in some positions)."""
     rng = np.random.default_rng(47)
-    for shape in ((50, 2, 3000), (20, 3, 5000)):
-        for op in ("maximum", "minimum"):
-            yield (
-                _extreme_of("f32", shape, "0,2", "-0.0", op),
-                [_marked("f32", shape, rng, 8)],
-                ["f32", "f32"],
-                True,
-            )
     variadic = _with(
         "f {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n  r = f32[] parameter(2)\n  s = f32[] parameter(3)\n"
         "  a = f32[] maximum(p, r)\n  b = f32[] minimum(q, s)\n  ROOT t = (f32[], f32[]) tuple(a, b)\n}\n\n",
@@ -819,6 +849,7 @@ FAMILIES = {
     "subnormal_ties": family_subnormal_ties,
     "top_k": family_top_k,
     "vector_extremes": family_vector_extremes,
+    "split_extremes": family_split_extremes,
     "unmodelled_extremes": family_unmodelled_extremes,
 }
 

@@ -16,7 +16,7 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import column_sum, numerics, subnormals, vector_extreme
+from . import column_sum, numerics, split_extreme, subnormals, vector_extreme
 from .column_extreme import column_extreme
 from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
 from .context import KernelContext
@@ -127,8 +127,8 @@ def _vector_kernel(
             result = vector_extreme.vector_extreme(flat, init, axes, is_max, flush)
         elif column_sum.applies(flat.dtype, flat.shape, axes):  # the strided kernel
             result = column_extreme(flat, init, axes, is_max, flush)
-        elif vector_extreme.split_applies(flat.dtype, flat.shape, axes):
-            result = vector_extreme.split_extreme(flat, init, axes, is_max, flush)
+        elif split_extreme.applies(flat.dtype, flat.shape, axes):
+            result = split_extreme.split_extreme(flat, init, axes, is_max, flush)
         else:
             return None
     elif vector_applies(flat.dtype, flat.shape, axes):  # the contiguous kernel
