@@ -620,22 +620,46 @@ def family_split_extremes() -> Iterator[Case]:
             yield _extreme_of(t, shape, dims, "-inf" if op == "maximum" else "inf", op), [x], [t, t], True
 
 
-def family_unmodelled_extremes() -> Iterator[Case]:
-    """Max/min reduces where hlo is known to part from XLA:CPU (written outside tests/golden/ops,
-    run by tests/test_vector_extreme.py as strict xfails): f32 reduces over dimensions that are
-    not consecutive with at most 3 results of more than 128 KiB (cut into chunks by a rule not
-    modelled), and variadic reduces of independent max/min components of 8192 elements
-    (XLA:CPU's own vectorized loop: a NaN is dropped in some positions)."""
+def _variadic(t: str, ops: tuple[str, ...], shape: tuple[int, ...], root: str) -> str:
+    """A reduce of len(ops) operands over the last dimension (of rank 2) whose output k is ops[k]
+    of its own two parameters; `root` reads one output (its index) or all (`t`, concatenated)."""
+    n = len(ops)
+    params = "".join(f"  p{j} = {t}[] parameter({j})\n" for j in range(2 * n))
+    body = "".join(f"  e{k} = {t}[] {op}(p{k}, p{n + k})\n" for k, op in enumerate(ops))
+    elements = ", ".join(f"e{k}" for k in range(n))
+    dims = ",".join(map(str, shape))
+    kept = ",".join(map(str, shape[:-1]))
+    inits = {"maximum": "-inf", "minimum": "inf", "add": "0", "multiply": "1"}
+    entry = "".join(f"  x{k} = {t}[{dims}] parameter({k})\n  z{k} = {t}[] constant({inits[op]})\n" for k, op in enumerate(ops))
+    result = "(" + ", ".join(f"{t}[{kept}]" for _ in ops) + ")"
+    reduce = (f"  v = {result} reduce({', '.join(f'x{k}' for k in range(n))}, {', '.join(f'z{k}' for k in range(n))}), "
+              f"dimensions={{{len(shape) - 1}}}, to_apply=f")  # fmt: skip
+    if root == "t":  # every output read: concatenated
+        reads = "".join(f"  g{k} = {t}[{kept}] get-tuple-element(v), index={k}\n" for k in range(n))
+        entry += (f"{reduce}\n{reads}  ROOT r = {t}[{shape[0] * n}] concatenate({', '.join(f'g{k}' for k in range(n))}), "
+                  "dimensions={0}")  # fmt: skip
+    else:
+        entry += f"{reduce}\n  ROOT r = {t}[{kept}] get-tuple-element(v), index={root}"
+    return _with(f"f {{\n{params}{body}  ROOT t = ({', '.join(t + '[]' for _ in ops)}) tuple({elements})\n}}\n\n", entry)
+
+
+def family_variadic_reduces() -> Iterator[Case]:
+    """Variadic reduces whose reducer computes each output from that output's own parameters
+    (hlo.runtime.reduce_outputs): with one output read through get-tuple-element, XLA removes the
+    others and reduces it alone (max/min of 8192 in the vector kernel: NaN dropped by lanes, ties of
+    zeros; a sum of 1000 in the tree rewrite; an operand-swapped minimum); with every output
+    read, the variadic reduce's own loop in order."""
     rng = np.random.default_rng(47)
-    variadic = _with(
-        "f {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n  r = f32[] parameter(2)\n  s = f32[] parameter(3)\n"
-        "  a = f32[] maximum(p, r)\n  b = f32[] minimum(q, s)\n  ROOT t = (f32[], f32[]) tuple(a, b)\n}\n\n",
-        "  x = f32[8,8192] parameter(0)\n  y = f32[8,8192] parameter(1)\n  z = f32[] constant(-inf)\n  w = f32[] constant(inf)\n"
-        "  v = (f32[8], f32[8]) reduce(x, y, z, w), dimensions={1}, to_apply=f\n  ROOT r = f32[8] get-tuple-element(v), index={i}",
-    )
-    for i in (0, 1):  # not the vector kernel: XLA:CPU's own vectorized loop
-        xs = _positions("f32", 8192, 8, rng)
-        yield variadic.replace("{i}", str(i)), [xs, xs[::-1].copy()], ["f32", "f32", "f32"], True
+    for t in ("f32", "f64"):
+        for root in ("0", "1", "t"):
+            xs = _positions(t, 8192, 8, rng)
+            yield _variadic(t, ("maximum", "minimum"), (8, 8192), root), [xs, xs[::-1].copy()], [t] * 3, True
+    sums = _powers("f32", (6, 1000), rng, 24)
+    for root in ("0", "t"):
+        yield _variadic("f32", ("add", "maximum"), (6, 1000), root), [sums, sums[::-1].copy()], ["f32"] * 3, True
+    xs = _positions("f32", 8192, 8, rng)
+    three = _variadic("f32", ("maximum", "minimum", "add"), (8, 8192), "1").replace("minimum(p1, p4)", "minimum(p4, p1)")
+    yield three, [xs, xs[::-1].copy(), np.ones((8, 8192), np.float32)], ["f32"] * 4, True
 
 
 def replay_under_isa(path: Path, isa: str) -> int:
@@ -850,14 +874,14 @@ FAMILIES = {
     "top_k": family_top_k,
     "vector_extremes": family_vector_extremes,
     "split_extremes": family_split_extremes,
-    "unmodelled_extremes": family_unmodelled_extremes,
+    "variadic_reduces": family_variadic_reduces,
 }
 
 
 def main(names: list[str]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for name in names or list(FAMILIES):
-        path = (OUT.parent if name.startswith("unmodelled") else OUT) / f"exact_{name}.npz"  # not run as ops
+        path = OUT / f"exact_{name}.npz"
         write_family(path, FAMILIES[name]())
         if name in ("vector_sums", "column_sums", "vector_extremes"):  # where the kernels' order came from
             same = [isa for isa in ("AVX2", "SSE4_2") if replay_under_isa(path, isa) == 0]

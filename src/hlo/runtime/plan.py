@@ -24,7 +24,7 @@ from ..ir.opcode import Opcode
 from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
-from . import constant_fold, fusion, pad_merge, straight_line
+from . import constant_fold, fusion, pad_merge, reduce_outputs, straight_line
 from .step import Step
 
 # Ops that run even when nothing uses their result.
@@ -200,6 +200,7 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     for k, i in enumerate(order):
         slot_of[i.name] = k
     merges = pad_merge.plan_merges(order, c, ctx.module)  # reduce-windows that read a pad's operand
+    alone = reduce_outputs.read_outputs(order, c)  # variadic reduces of which one output is read
     last_use: dict[str, int] = {}
     for k, i in enumerate(order):
         for o in merges[i.name].operands if i.name in merges else i.operands:
@@ -227,6 +228,9 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
             if merge is not None:
                 fn = pad_merge.bind(i, merge, lambda j: _bind(j, ctx))
                 inputs = tuple(slot_of[o] for o in merge.operands)
+            elif i.name in alone:
+                fn = reduce_outputs.bind(i, alone[i.name], ctx) or _bind(i, ctx)
+                inputs = tuple(slot_of[o] for o in i.operands)
             else:
                 fn, inputs = _bind(i, ctx), tuple(slot_of[o] for o in i.operands)
             if constant_fold.foldable(i, constants):
