@@ -662,6 +662,55 @@ def family_variadic_reduces() -> Iterator[Case]:
     yield three, [xs, xs[::-1].copy(), np.ones((8, 8192), np.float32)], ["f32"] * 4, True
 
 
+def _literal(a: np.ndarray) -> str:
+    if a.ndim > 1:
+        return "{" + ", ".join(_literal(r) for r in a) + "}"
+    return "{" + ", ".join(repr(float(v)) if a.dtype.kind == "f" else str(int(v)) for v in a) + "}"
+
+
+_SPELL = "f {\n  p = s64[] parameter(0)\n  q = s64[] parameter(1)\n  k = s64[] constant(100)\n  m = s64[] multiply(p, k)\n  ROOT r = s64[] add(m, q)\n}\n\n"
+
+
+def family_constant_folds() -> Iterator[Case]:
+    """Reduces and reduce-windows of constants, which XLA folds at compile time with its
+    evaluator (hlo.numerics.evaluator_fold, hlo.runtime.xla_folds): float add-reduces summed in
+    f64 from the init value and rounded once (f32, f64, f16; values whose sum changes with any
+    rounding), reduce-windows folded row-major (a reducer spelling its order over a constant, an
+    iota and a merged pad; cancelling sums; max/min with ties of zeros and NaN), a window over
+    whole dimensions (a reduce by then); and what is not folded: an op of an iota and a broadcast
+    (no constant operand)."""
+    rng = np.random.default_rng(59)
+    for t, shape, dims, init in (("f32", (5000,), "0", "0"), ("f32", (4, 1000), "1", "0.5"), ("f32", (300, 20), "0", "0"),
+                                 ("f64", (3000,), "0", "0"), ("f16", (3, 700), "1", "0"), ("f32", (3, 40), "0,1", "0")):  # fmt: skip
+        x = _powers(t, shape, rng, 24 if t == "f32" else 60 if t == "f64" else 6)
+        body = f"  x = {t}[{','.join(map(str, shape))}] constant({_literal(x)})\n  z = {t}[] constant({init})\n"
+        kept = [str(n) for d, n in enumerate(shape) if str(d) not in dims.split(",")]
+        yield _with(_computation("f", t, "add(p, q)"), body + f"  ROOT r = {t}[{','.join(kept)}] reduce(x, z), dimensions={{{dims}}}, to_apply=f"), [], [t], True
+    for t, vals in (("f32", "16777216, 1, 1"), ("f64", "1, 9007199254740992, -9007199254740992"), ("f16", "2048, 1, 1")):
+        body = f"  a = {t}[3] constant({{{vals}}})\n  b = {t}[3] constant({{0, 0, 0}})\n  x = {t}[3] add(a, b)\n  z = {t}[] constant(0)\n"
+        yield _with(_computation("f", t, "add(p, q)"), body + f"  ROOT r = {t}[] reduce(x, z), dimensions={{0}}, to_apply=f"), [], [t], True
+    spelled = (np.arange(42) % 99 + 1).reshape(6, 7)
+    windows = ("  pd = s64[6,8] pad(x, z), padding=0_0x0_1\n  ROOT r = s64[5,7] reduce-window(pd, z), window={size=2x2}, to_apply=f",
+               "  ROOT r = s64[6,7] reduce-window(x, z), window={size=2x2 pad=0_1x0_1}, to_apply=f",
+               "  pd = s64[7,9] pad(x, z), padding=0_1x1_1\n  ROOT r = s64[3,4] reduce-window(pd, z), window={size=3x3 stride=2x2}, to_apply=f",
+               "  ROOT r = s64[3,7] reduce-window(x, z), window={size=2x3 stride=2x2 pad=0_0x1_1 lhs_dilate=1x2}, to_apply=f")  # fmt: skip
+    for source in (f"  x = s64[6,7] constant({_literal(spelled)})\n", "  x = s64[6,7] iota(), iota_dimension=1\n"):
+        for window in windows:
+            yield _with(_SPELL, source + "  z = s64[] constant(7)\n" + window), [], ["s64"], True
+    cancel = rng.choice(np.array([1e8, 1.0, -1e8, 3.0, -1.0], np.float32), size=(6, 7))
+    ties = rng.choice(np.array([0.0, -0.0, 0.0, -0.0, np.nan, -1.0]), size=(6, 7)).astype(np.float32)
+    for op, x, init in (("add", cancel, "0"), ("add", cancel, "0.5"), ("maximum", ties, "-inf"), ("minimum", -ties, "inf"),
+                        ("maximum", ties, "-0.0")):  # fmt: skip
+        for window, out in (("size=2x2 pad=0_1x0_1", "6,7"), ("size=3x3 stride=2x2 pad=1_1x1_1", "3,4"), ("size=2x4 stride=1x3", "5,2")):
+            body = f"  x = f32[6,7] constant({_literal(x)})\n  z = f32[] constant({init})\n"
+            yield _with(_computation("f", "f32", f"{op}(p, q)"), body + f"  ROOT r = f32[{out}] reduce-window(x, z), window={{{window}}}, to_apply=f"), [], ["f32"], True
+    whole = f"  x = f32[1,3] constant({{{{16777216, 1, 1}}}})\n  z = f32[] constant(0)\n  ROOT r = f32[1,1] reduce-window(x, z), window={{size=1x3}}, to_apply=f"
+    yield _with(_computation("f", "f32", "add(p, q)"), whole), [], ["f32"], True
+    # not folded: multiply(iota, broadcast) has no constant operand, so neither has the reduce
+    body = "  i = f32[5000] iota(), iota_dimension=0\n  k = f32[] constant(0.1)\n  b = f32[5000] broadcast(k), dimensions={}\n  x = f32[5000] multiply(i, b)\n  z = f32[] constant(0)\n"
+    yield _with(_computation("f", "f32", "add(p, q)"), body + "  ROOT r = f32[] reduce(x, z), dimensions={0}, to_apply=f"), [], ["f32"], True
+
+
 def replay_under_isa(path: Path, isa: str) -> int:
     """Run every case of fixture `path` on XLA:CPU in a child process limited to `isa` by
     --xla_cpu_max_isa; the number of cases whose bits differ from the fixture's."""
@@ -875,6 +924,7 @@ FAMILIES = {
     "vector_extremes": family_vector_extremes,
     "split_extremes": family_split_extremes,
     "variadic_reduces": family_variadic_reduces,
+    "constant_folds": family_constant_folds,
 }
 
 
