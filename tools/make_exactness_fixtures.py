@@ -704,7 +704,7 @@ def family_constant_folds() -> Iterator[Case]:
         for window, out in (("size=2x2 pad=0_1x0_1", "6,7"), ("size=3x3 stride=2x2 pad=1_1x1_1", "3,4"), ("size=2x4 stride=1x3", "5,2")):
             body = f"  x = f32[6,7] constant({_literal(x)})\n  z = f32[] constant({init})\n"
             yield _with(_computation("f", "f32", f"{op}(p, q)"), body + f"  ROOT r = f32[{out}] reduce-window(x, z), window={{{window}}}, to_apply=f"), [], ["f32"], True
-    whole = f"  x = f32[1,3] constant({{{{16777216, 1, 1}}}})\n  z = f32[] constant(0)\n  ROOT r = f32[1,1] reduce-window(x, z), window={{size=1x3}}, to_apply=f"
+    whole = "  x = f32[1,3] constant({{16777216, 1, 1}})\n  z = f32[] constant(0)\n  ROOT r = f32[1,1] reduce-window(x, z), window={size=1x3}, to_apply=f"
     yield _with(_computation("f", "f32", "add(p, q)"), whole), [], ["f32"], True
     # not folded: multiply(iota, broadcast) has no constant operand, so neither has the reduce
     body = "  i = f32[5000] iota(), iota_dimension=0\n  k = f32[] constant(0.1)\n  b = f32[5000] broadcast(k), dimensions={}\n  x = f32[5000] multiply(i, b)\n  z = f32[] constant(0)\n"
