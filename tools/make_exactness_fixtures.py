@@ -711,6 +711,29 @@ def family_constant_folds() -> Iterator[Case]:
     yield _with(_computation("f", "f32", "add(p, q)"), body + "  ROOT r = f32[] reduce(x, z), dimensions={0}, to_apply=f"), [], ["f32"], True
 
 
+def family_subnormal_inputs() -> Iterator[Case]:
+    """pow and cbrt of subnormal inputs (hlo.numerics.subnormal_inputs): f32 and bf16 pow of
+    subnormal bases of both signs against exponents of every class (fractions, odd and even
+    integers, tiny, zero, infinities, NaN, ones near 1 that make subnormal results); cbrt of f32,
+    bf16 and f64 subnormals among normal values. Compared within rounding, as every pow and cbrt
+    (XLA:CPU's approximations are not libm's in the last bit); the rule's values are far from
+    libm's (cbrt(1e-40): -5.6e-16, not 4.6e-14)."""
+    rng = np.random.default_rng(61)
+    n = 512
+    classes = np.array([0.5, -0.5, 1 / 3, 2, 3, -1, -2, 1, 0, -0.0, 1e-40, np.inf, -np.inf, np.nan, 7.5, 0.75])
+    for t in ("f32", "bf16"):
+        tiny = float(np.finfo(np.float32).tiny)
+        base = rng.uniform(-1, 1, n) * tiny
+        base[::7] = rng.uniform(-4, 4, len(base[::7]))  # some normal bases
+        y = np.concatenate([np.tile(classes, n // 64), rng.uniform(-3, 3, n // 4), rng.uniform(0.85, 1.15, n // 4), rng.integers(-6, 7, n // 4)])
+        yield module(f"  a = {t}[{n}] parameter(0)\n  b = {t}[{n}] parameter(1)\n  ROOT r = {t}[{n}] power(a, b)"), [base.astype(DTYPES[t]), y[:n].astype(DTYPES[t])], [t, t, t], False
+    for t, tiny in (("f32", float(np.finfo(np.float32).tiny)), ("bf16", float(np.finfo(np.float32).tiny)), ("f64", float(np.finfo(np.float64).tiny))):
+        x = rng.uniform(-1, 1, n) * tiny
+        x[::5] = rng.uniform(-10, 10, len(x[::5]))
+        x[1], x[2] = 0.0, -0.0
+        yield module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {t}[{n}] cbrt(a)"), [x.astype(DTYPES[t])], [t, t], False
+
+
 def replay_under_isa(path: Path, isa: str) -> int:
     """Run every case of fixture `path` on XLA:CPU in a child process limited to `isa` by
     --xla_cpu_max_isa; the number of cases whose bits differ from the fixture's."""
@@ -925,6 +948,7 @@ FAMILIES = {
     "split_extremes": family_split_extremes,
     "variadic_reduces": family_variadic_reduces,
     "constant_folds": family_constant_folds,
+    "subnormal_inputs": family_subnormal_inputs,
 }
 
 
