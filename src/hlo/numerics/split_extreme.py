@@ -3,8 +3,11 @@ reduced ones), as XLA:CPU's vector kernel library (YNNPACK) runs them: an f32/f6
 reduce of at least 4096 elements whose reducer is a plain maximum or minimum. The structure below
 follows YNNPACK's reduce node (its tiling and its choice of kernel per tile); the kernels' own
 rules are hlo.numerics.vector_extreme (a contiguous row) and hlo.numerics.column_extreme (rows of
-columns). Checked against XLA:CPU with designed inputs (ties of zeros and NaN in every position
-class; tests/golden/ops/exact_vector_extremes.npz, made by tools/make_exactness_fixtures.py).
+columns). Checked against XLA:CPU with designed inputs (ties of zeros placed across chunks, NaN
+at random positions, init values; tests/golden/ops/exact_split_extremes.npz and the split cases
+of exact_vector_extremes.npz, made by tools/make_exactness_fixtures.py). Trailing and leading
+reduces (vector_extreme, column_extreme) follow the same tiles save one exception those modules
+keep: a trailing reduce with 4 or more results is not cut into chunks.
 
 - Tiles: the dimensions, innermost first, share a tile of 128 KiB of elements: each takes as much
   of what is left as its extent allows (at least 1). When a reduced dimension does not fit whole,
