@@ -1,21 +1,16 @@
 """Max/min reduces of 4096+ elements, which XLA:CPU hands to its vector kernels: the fixtures
-(tests/golden/ops/exact_vector_extremes.npz, run by test_engine_ops.py) pin the values; here the
-rules' pieces, where hlo takes which path, and the cases hlo does not model yet (strict xfails
-over tests/golden/exact_unmodelled_extremes.npz, both made by tools/make_exactness_fixtures.py
-from XLA:CPU)."""
+(tests/golden/ops/exact_vector_extremes.npz, exact_split_extremes.npz and
+exact_variadic_reduces.npz, made by tools/make_exactness_fixtures.py from XLA:CPU and run by
+test_engine_ops.py) pin the values; here the rules' pieces and where hlo takes which path."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import ml_dtypes
 import numpy as np
 import pytest
 
 import hlo
-from hlo.numerics import column_extreme, vector_extreme
-
-GOLDEN = Path(__file__).parent / "golden"
+from hlo.numerics import column_extreme, split_extreme, vector_extreme
 
 
 def _max_text(t: str, shape: tuple[int, ...], dims: str, init: str, op: str = "maximum") -> str:
@@ -108,14 +103,40 @@ def test_the_plain_extreme_is_the_rule_without_nan_and_zeros() -> None:
     [
         ((40, 30, 8), (0, 2), True),
         ((3, 4, 5, 6, 70), (0, 2, 4), True),
-        ((50, 2, 3000), (0, 2), False),  # 2 results of 150000: cut into chunks, not modelled
+        ((50, 2, 3000), (0, 2), True),  # 2 results of 150000: cut into chunks
+        ((30, 8, 40, 6), (0, 2), True),  # the innermost dimension kept
         ((40, 30, 8), (0, 1), False),  # consecutive: the strided kernel
         ((4, 30, 8), (1, 2), False),  # trailing: the contiguous kernel
         ((30, 8, 4), (0, 1), False),
+        ((10, 20, 3), (0, 2), False),  # 600 elements: XLA:CPU's tree rewrite
     ],
 )
 def test_split_extreme_applies(shape, axes, applies) -> None:
-    assert vector_extreme.split_applies(np.dtype(np.float32), shape, axes) is applies
+    assert split_extreme.applies(np.dtype(np.float32), shape, axes) is applies
+
+
+@pytest.mark.parametrize(
+    ("shape", "itemsize", "splits"),
+    [
+        ((50, 2, 3000), 4, [5, None, None]),  # 32768 // 6000 slices of the outer dimension
+        ((40, 30, 8), 4, [None, None, None]),  # fits one tile
+        ((3000, 2, 50), 4, [327, None, None]),
+        ((60, 3, 3000), 8, [1, None, None]),  # f64: a tile of 16384
+        ((2, 40000, 3), 4, [1, 10922, None]),  # the innermost dimensions take the tile first
+    ],
+)
+def test_tiles_share_128_kib_innermost_first(shape, itemsize, splits) -> None:
+    assert split_extreme._splits(shape, itemsize) == splits
+
+
+def test_chunks_of_a_split_reduce_are_reduced_again_in_groups() -> None:
+    """(50, 2, 3000) over {0, 2}: chunks of 5 slices; the 10 chunk values are reduced as rows of
+    the column kernel, where a later row wins a tie within a group of 4: +0 in chunk 1 beats -0
+    in chunk 0 (one reduce would keep the earlier)."""
+    x = np.full((50, 2, 3000), -1.0, np.float32)
+    x[0, :, 3], x[5, :, 9] = -0.0, 0.0
+    got = _run(_max_text("f32", (50, 2, 3000), "0,2", "-inf"), x)
+    assert not np.signbit(got).any()
 
 
 def test_slices_of_a_split_reduce_keep_the_first_on_a_tie() -> None:
@@ -125,18 +146,45 @@ def test_slices_of_a_split_reduce_keep_the_first_on_a_tie() -> None:
     assert not np.signbit(got[0]) and np.signbit(got[1]) and np.signbit(got[2])
 
 
-def _unmodelled() -> list[int]:
-    with np.load(GOLDEN / "exact_unmodelled_extremes.npz") as d:
-        return sorted(int(k[4:].split("_")[0]) for k in d.files if k.endswith("_hlo"))
+_VARIADIC = """HloModule m
+f {
+  p = f32[] parameter(0)  q = f32[] parameter(1)  r = f32[] parameter(2)  s = f32[] parameter(3)
+  a = f32[] maximum(p, r)  b = f32[] minimum(q, s)  ROOT t = (f32[], f32[]) tuple(a, b)
+}
+ENTRY e {
+  x = f32[4096] parameter(0)  y = f32[4096] parameter(1)  z = f32[] constant(-inf)  w = f32[] constant(inf)
+  v = (f32[], f32[]) reduce(x, y, z, w), dimensions={0}, to_apply=f
+  READ
+}"""
 
 
-@pytest.mark.xfail(strict=True, reason="not modelled: chunked non-consecutive dimensions, variadic reduces")
-@pytest.mark.parametrize("k", _unmodelled())
-def test_unmodelled_extremes_match_xla_cpu(k: int) -> None:
-    with np.load(GOLDEN / "exact_unmodelled_extremes.npz") as d:
-        text = str(d[f"case{k}_hlo"])
-        args = [d[f"case{k}_arg{j}"] for j in range(4) if f"case{k}_arg{j}" in d.files]
-        want = d[f"case{k}_out"]
-    got = np.asarray(hlo.run(hlo.parse_module(text), *args))
-    same = (got.view(np.uint32) == want.view(np.uint32)) | (np.isnan(got) & np.isnan(want))
-    assert same.all()
+@pytest.mark.parametrize(
+    ("read", "alone"),
+    [
+        ("ROOT g = f32[] get-tuple-element(v), index=1", {"v": 1}),
+        ("ROOT g = ((f32[], f32[])) tuple(v)", {}),  # read whole: the variadic loop
+        (
+            "a = f32[] get-tuple-element(v), index=0  b = f32[] get-tuple-element(v), index=1"
+            "  ROOT g = f32[] add(a, b)",
+            {},
+        ),
+    ],
+)
+def test_a_variadic_reduce_with_one_output_read_is_reduced_alone(read: str, alone: dict[str, int]) -> None:
+    from hlo.runtime import reduce_outputs
+
+    c = hlo.parse_module(_VARIADIC.replace("READ", read)).entry
+    assert reduce_outputs.read_outputs(list(c.instructions), c) == alone
+
+
+def test_the_output_read_alone_drops_a_nan_as_the_vector_kernel() -> None:
+    """max of 4096 with a NaN in the last lane but not last: reduced alone, the NaN is replaced
+    by the next element of its lane (the variadic loop would return NaN)."""
+    x = np.zeros(4096, np.float32)
+    x[15] = np.nan
+    text = _VARIADIC.replace("READ", "ROOT g = f32[] get-tuple-element(v), index=0")
+    assert _run_two(text, x, -x) == 0.0
+
+
+def _run_two(text: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.asarray(hlo.run(hlo.parse_module(text), x, y))

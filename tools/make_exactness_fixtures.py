@@ -681,30 +681,239 @@ def family_vector_extremes() -> Iterator[Case]:
     yield argmax, [_positions("f32", 8192, 8, rng)], ["f32", "s32"], True
 
 
-def family_unmodelled_extremes() -> Iterator[Case]:
-    """Max/min reduces where hlo is known to part from XLA:CPU (written outside tests/golden/ops,
-    run by tests/test_vector_extreme.py as strict xfails): f32 reduces over dimensions that are
-    not consecutive with at most 3 results of more than 128 KiB (cut into chunks by a rule not
-    modelled), and variadic reduces of independent max/min components of 8192 elements
-    (XLA:CPU's own vectorized loop: a NaN is dropped in some positions)."""
+def _ties(t: str, shape: tuple[int, ...], rng: np.random.Generator, nans: int, zeros: int) -> np.ndarray:
+    """-1s with a few -0.5s, zeros of both signs and some NaNs: which zero wins a tie and which
+    NaN is dropped show the order of every step; the arrays compress well."""
+    x = np.full(shape, -1.0)
+    flat = x.reshape(-1)
+    flat[rng.integers(0, flat.size, zeros)] = -0.5
+    flat[rng.integers(0, flat.size, zeros)] = np.where(rng.random(zeros) < 0.5, 0.0, -0.0)
+    flat[rng.integers(0, flat.size, nans)] = np.nan
+    return x.astype(DTYPES[t])
+
+
+def family_split_extremes() -> Iterator[Case]:
+    """Float max/min reduces of 4096+ elements over dimensions that are not consecutive
+    (hlo.numerics.split_extreme): reduced dimensions cut into chunks of 128 KiB tiles (few and
+    many results, a partial last chunk, many chunks), the innermost dimension kept (columns),
+    several outer reduced dimensions, dimensions of size 1; ties of zeros placed across chunks,
+    NaN at random positions, init values -inf, +-0, NaN and 0.5."""
+    rng = np.random.default_rng(53)
+    shapes = [("f32", (50, 2, 3000), "0,2"), ("f32", (20, 3, 5000), "0,2"), ("f32", (60, 8, 1000), "0,2"),
+              ("f32", (60, 4, 3000), "0,2"), ("f32", (200, 3, 300), "0,2"), ("f32", (3000, 2, 50), "0,2"),
+              ("f32", (30, 8, 40, 6), "0,2"), ("f32", (6, 30, 8, 40), "1,3"), ("f32", (7, 9, 11, 13, 5), "1,3"),
+              ("f32", (10, 20, 30, 40), "0,2"), ("f64", (60, 3, 3000), "0,2"), ("f32", (1, 50, 1, 2, 3000), "1,4")]  # fmt: skip
+    for t, shape, dims in shapes:
+        for op, inits in (("maximum", ("-inf", "-0.0", "nan")), ("minimum", ("inf", "0", "0.5"))):
+            sign = 1.0 if op == "maximum" else -1.0
+            for init, (nans, zeros) in zip(inits, ((0, 12), (5, 40), (60, 200))):
+                x = (sign * _ties(t, shape, rng, nans, zeros)).astype(DTYPES[t])
+                yield _extreme_of(t, shape, dims, init, op), [x], [t, t], True
+            # a -0 in the first slice and a +0 one chunk later: the chunks' values are reduced
+            # again in groups (the later wins a tie within a group)
+            x = np.full(shape, -sign, DTYPES[t])
+            first = int(dims.split(",")[0])
+            inner = int(np.prod(shape[first + 1 :])) * (2 if t == "f64" else 1)
+            for k, z in ((0, -0.0), (min(shape[first] - 1, max(1, 32768 // inner)), 0.0)):
+                np.moveaxis(x, first, 0)[k].flat[k % 5 :: 97] = sign * z
+            yield _extreme_of(t, shape, dims, "-inf" if op == "maximum" else "inf", op), [x], [t, t], True
+
+
+def _variadic(t: str, ops: tuple[str, ...], shape: tuple[int, ...], root: str) -> str:
+    """A reduce of len(ops) operands over the last dimension (of rank 2) whose output k is ops[k]
+    of its own two parameters; `root` reads one output (its index) or all (`t`, concatenated)."""
+    n = len(ops)
+    params = "".join(f"  p{j} = {t}[] parameter({j})\n" for j in range(2 * n))
+    body = "".join(f"  e{k} = {t}[] {op}(p{k}, p{n + k})\n" for k, op in enumerate(ops))
+    elements = ", ".join(f"e{k}" for k in range(n))
+    dims = ",".join(map(str, shape))
+    kept = ",".join(map(str, shape[:-1]))
+    inits = {"maximum": "-inf", "minimum": "inf", "add": "0", "multiply": "1"}
+    entry = "".join(
+        f"  x{k} = {t}[{dims}] parameter({k})\n  z{k} = {t}[] constant({inits[op]})\n"
+        for k, op in enumerate(ops)
+    )
+    result = "(" + ", ".join(f"{t}[{kept}]" for _ in ops) + ")"
+    reduce = (f"  v = {result} reduce({', '.join(f'x{k}' for k in range(n))}, {', '.join(f'z{k}' for k in range(n))}), "
+              f"dimensions={{{len(shape) - 1}}}, to_apply=f")  # fmt: skip
+    if root == "t":  # every output read: concatenated
+        reads = "".join(f"  g{k} = {t}[{kept}] get-tuple-element(v), index={k}\n" for k in range(n))
+        entry += (f"{reduce}\n{reads}  ROOT r = {t}[{shape[0] * n}] concatenate({', '.join(f'g{k}' for k in range(n))}), "
+                  "dimensions={0}")  # fmt: skip
+    else:
+        entry += f"{reduce}\n  ROOT r = {t}[{kept}] get-tuple-element(v), index={root}"
+    return _with(
+        f"f {{\n{params}{body}  ROOT t = ({', '.join(t + '[]' for _ in ops)}) tuple({elements})\n}}\n\n",
+        entry,
+    )
+
+
+def family_variadic_reduces() -> Iterator[Case]:
+    """Variadic reduces whose reducer computes each output from that output's own parameters
+    (hlo.runtime.reduce_outputs): with one output read through get-tuple-element, XLA removes the
+    others and reduces it alone (max/min of 8192 in the vector kernel: NaN dropped by lanes, ties of
+    zeros; a sum of 1000 in the tree rewrite; an operand-swapped minimum); with every output
+    read, the variadic reduce's own loop in order."""
     rng = np.random.default_rng(47)
-    for shape in ((50, 2, 3000), (20, 3, 5000)):
-        for op in ("maximum", "minimum"):
+    for t in ("f32", "f64"):
+        for root in ("0", "1", "t"):
+            xs = _positions(t, 8192, 8, rng)
+            yield _variadic(t, ("maximum", "minimum"), (8, 8192), root), [xs, xs[::-1].copy()], [t] * 3, True
+    sums = _powers("f32", (6, 1000), rng, 24)
+    for root in ("0", "t"):
+        yield (
+            _variadic("f32", ("add", "maximum"), (6, 1000), root),
+            [sums, sums[::-1].copy()],
+            ["f32"] * 3,
+            True,
+        )
+    xs = _positions("f32", 8192, 8, rng)
+    three = _variadic("f32", ("maximum", "minimum", "add"), (8, 8192), "1").replace(
+        "minimum(p1, p4)", "minimum(p4, p1)"
+    )
+    yield three, [xs, xs[::-1].copy(), np.ones((8, 8192), np.float32)], ["f32"] * 4, True
+
+
+def _literal(a: np.ndarray) -> str:
+    if a.ndim > 1:
+        return "{" + ", ".join(_literal(r) for r in a) + "}"
+    return "{" + ", ".join(repr(float(v)) if a.dtype.kind == "f" else str(int(v)) for v in a) + "}"
+
+
+_SPELL = "f {\n  p = s64[] parameter(0)\n  q = s64[] parameter(1)\n  k = s64[] constant(100)\n  m = s64[] multiply(p, k)\n  ROOT r = s64[] add(m, q)\n}\n\n"
+
+
+def family_constant_folds() -> Iterator[Case]:
+    """Reduces and reduce-windows of constants, which XLA folds at compile time with its
+    evaluator (hlo.numerics.evaluator_fold, hlo.runtime.xla_folds): float add-reduces summed in
+    f64 from the init value and rounded once (f32, f64, f16; values whose sum changes with any
+    rounding), reduce-windows folded row-major (a reducer spelling its order over a constant, an
+    iota and a merged pad; cancelling sums; max/min with ties of zeros and NaN), a window over
+    whole dimensions (a reduce by then); and what is not folded: an op of an iota and a broadcast
+    (no constant operand)."""
+    rng = np.random.default_rng(59)
+    for t, shape, dims, init in (("f32", (5000,), "0", "0"), ("f32", (4, 1000), "1", "0.5"), ("f32", (300, 20), "0", "0"),
+                                 ("f64", (3000,), "0", "0"), ("f16", (3, 700), "1", "0"), ("f32", (3, 40), "0,1", "0")):  # fmt: skip
+        x = _powers(t, shape, rng, 24 if t == "f32" else 60 if t == "f64" else 6)
+        body = (
+            f"  x = {t}[{','.join(map(str, shape))}] constant({_literal(x)})\n  z = {t}[] constant({init})\n"
+        )
+        kept = [str(n) for d, n in enumerate(shape) if str(d) not in dims.split(",")]
+        yield (
+            _with(
+                _computation("f", t, "add(p, q)"),
+                body + f"  ROOT r = {t}[{','.join(kept)}] reduce(x, z), dimensions={{{dims}}}, to_apply=f",
+            ),
+            [],
+            [t],
+            True,
+        )
+    for t, vals in (
+        ("f32", "16777216, 1, 1"),
+        ("f64", "1, 9007199254740992, -9007199254740992"),
+        ("f16", "2048, 1, 1"),
+    ):
+        body = f"  a = {t}[3] constant({{{vals}}})\n  b = {t}[3] constant({{0, 0, 0}})\n  x = {t}[3] add(a, b)\n  z = {t}[] constant(0)\n"
+        yield (
+            _with(
+                _computation("f", t, "add(p, q)"),
+                body + f"  ROOT r = {t}[] reduce(x, z), dimensions={{0}}, to_apply=f",
+            ),
+            [],
+            [t],
+            True,
+        )
+    spelled = (np.arange(42) % 99 + 1).reshape(6, 7)
+    windows = ("  pd = s64[6,8] pad(x, z), padding=0_0x0_1\n  ROOT r = s64[5,7] reduce-window(pd, z), window={size=2x2}, to_apply=f",
+               "  ROOT r = s64[6,7] reduce-window(x, z), window={size=2x2 pad=0_1x0_1}, to_apply=f",
+               "  pd = s64[7,9] pad(x, z), padding=0_1x1_1\n  ROOT r = s64[3,4] reduce-window(pd, z), window={size=3x3 stride=2x2}, to_apply=f",
+               "  ROOT r = s64[3,7] reduce-window(x, z), window={size=2x3 stride=2x2 pad=0_0x1_1 lhs_dilate=1x2}, to_apply=f")  # fmt: skip
+    for source in (
+        f"  x = s64[6,7] constant({_literal(spelled)})\n",
+        "  x = s64[6,7] iota(), iota_dimension=1\n",
+    ):
+        for window in windows:
+            yield _with(_SPELL, source + "  z = s64[] constant(7)\n" + window), [], ["s64"], True
+    cancel = rng.choice(np.array([1e8, 1.0, -1e8, 3.0, -1.0], np.float32), size=(6, 7))
+    ties = rng.choice(np.array([0.0, -0.0, 0.0, -0.0, np.nan, -1.0]), size=(6, 7)).astype(np.float32)
+    for op, x, init in (("add", cancel, "0"), ("add", cancel, "0.5"), ("maximum", ties, "-inf"), ("minimum", -ties, "inf"),
+                        ("maximum", ties, "-0.0")):  # fmt: skip
+        for window, out in (
+            ("size=2x2 pad=0_1x0_1", "6,7"),
+            ("size=3x3 stride=2x2 pad=1_1x1_1", "3,4"),
+            ("size=2x4 stride=1x3", "5,2"),
+        ):
+            body = f"  x = f32[6,7] constant({_literal(x)})\n  z = f32[] constant({init})\n"
             yield (
-                _extreme_of("f32", shape, "0,2", "-0.0", op),
-                [_marked("f32", shape, rng, 8)],
-                ["f32", "f32"],
+                _with(
+                    _computation("f", "f32", f"{op}(p, q)"),
+                    body + f"  ROOT r = f32[{out}] reduce-window(x, z), window={{{window}}}, to_apply=f",
+                ),
+                [],
+                ["f32"],
                 True,
             )
-    variadic = _with(
-        "f {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n  r = f32[] parameter(2)\n  s = f32[] parameter(3)\n"
-        "  a = f32[] maximum(p, r)\n  b = f32[] minimum(q, s)\n  ROOT t = (f32[], f32[]) tuple(a, b)\n}\n\n",
-        "  x = f32[8,8192] parameter(0)\n  y = f32[8,8192] parameter(1)\n  z = f32[] constant(-inf)\n  w = f32[] constant(inf)\n"
-        "  v = (f32[8], f32[8]) reduce(x, y, z, w), dimensions={1}, to_apply=f\n  ROOT r = f32[8] get-tuple-element(v), index={i}",
+    whole = "  x = f32[1,3] constant({{16777216, 1, 1}})\n  z = f32[] constant(0)\n  ROOT r = f32[1,1] reduce-window(x, z), window={size=1x3}, to_apply=f"
+    yield _with(_computation("f", "f32", "add(p, q)"), whole), [], ["f32"], True
+    # not folded: multiply(iota, broadcast) has no constant operand, so neither has the reduce
+    body = "  i = f32[5000] iota(), iota_dimension=0\n  k = f32[] constant(0.1)\n  b = f32[5000] broadcast(k), dimensions={}\n  x = f32[5000] multiply(i, b)\n  z = f32[] constant(0)\n"
+    yield (
+        _with(
+            _computation("f", "f32", "add(p, q)"),
+            body + "  ROOT r = f32[] reduce(x, z), dimensions={0}, to_apply=f",
+        ),
+        [],
+        ["f32"],
+        True,
     )
-    for i in (0, 1):  # not the vector kernel: XLA:CPU's own vectorized loop
-        xs = _positions("f32", 8192, 8, rng)
-        yield variadic.replace("{i}", str(i)), [xs, xs[::-1].copy()], ["f32", "f32", "f32"], True
+
+
+def family_subnormal_inputs() -> Iterator[Case]:
+    """pow and cbrt of subnormal inputs (hlo.numerics.subnormal_inputs): f32 and bf16 pow of
+    subnormal bases of both signs against exponents of every class (fractions, odd and even
+    integers, tiny, zero, infinities, NaN, ones near 1 that make subnormal results); cbrt of f32,
+    bf16 and f64 subnormals among normal values. Compared within rounding, as every pow and cbrt
+    (XLA:CPU's approximations are not libm's in the last bit); the rule's values are far from
+    libm's (cbrt(1e-40): -5.6e-16, not 4.6e-14)."""
+    rng = np.random.default_rng(61)
+    n = 512
+    classes = np.array(
+        [0.5, -0.5, 1 / 3, 2, 3, -1, -2, 1, 0, -0.0, 1e-40, np.inf, -np.inf, np.nan, 7.5, 0.75]
+    )
+    for t in ("f32", "bf16"):
+        tiny = float(np.finfo(np.float32).tiny)
+        base = rng.uniform(-1, 1, n) * tiny
+        base[::7] = rng.uniform(-4, 4, len(base[::7]))  # some normal bases
+        y = np.concatenate(
+            [
+                np.tile(classes, n // 64),
+                rng.uniform(-3, 3, n // 4),
+                rng.uniform(0.85, 1.15, n // 4),
+                rng.integers(-6, 7, n // 4),
+            ]
+        )
+        yield (
+            module(
+                f"  a = {t}[{n}] parameter(0)\n  b = {t}[{n}] parameter(1)\n  ROOT r = {t}[{n}] power(a, b)"
+            ),
+            [base.astype(DTYPES[t]), y[:n].astype(DTYPES[t])],
+            [t, t, t],
+            False,
+        )
+    for t, tiny in (
+        ("f32", float(np.finfo(np.float32).tiny)),
+        ("bf16", float(np.finfo(np.float32).tiny)),
+        ("f64", float(np.finfo(np.float64).tiny)),
+    ):
+        x = rng.uniform(-1, 1, n) * tiny
+        x[::5] = rng.uniform(-10, 10, len(x[::5]))
+        x[1], x[2] = 0.0, -0.0
+        yield (
+            module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {t}[{n}] cbrt(a)"),
+            [x.astype(DTYPES[t])],
+            [t, t],
+            False,
+        )
 
 
 def replay_under_isa(path: Path, isa: str) -> int:
@@ -920,14 +1129,17 @@ FAMILIES = {
     "subnormal_ties": family_subnormal_ties,
     "top_k": family_top_k,
     "vector_extremes": family_vector_extremes,
-    "unmodelled_extremes": family_unmodelled_extremes,
+    "split_extremes": family_split_extremes,
+    "variadic_reduces": family_variadic_reduces,
+    "constant_folds": family_constant_folds,
+    "subnormal_inputs": family_subnormal_inputs,
 }
 
 
 def main(names: list[str]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for name in names or list(FAMILIES):
-        path = (OUT.parent if name.startswith("unmodelled") else OUT) / f"exact_{name}.npz"  # not run as ops
+        path = OUT / f"exact_{name}.npz"
         write_family(path, FAMILIES[name]())
         if name in (
             "vector_sums",

@@ -66,12 +66,12 @@ def _chunked(work: np.ndarray, per_chunk: int, is_max: bool) -> np.ndarray:
     """[lead, rows, cols] -> [lead, cols]: chunks of rows, their values reduced again."""
     rows = work.shape[1]
     if rows <= per_chunk:
-        return _kernel(work, is_max)
-    parts = [_kernel(work[:, i : i + per_chunk], is_max) for i in range(0, rows, per_chunk)]
-    return _kernel(np.stack(parts, axis=1), is_max)
+        return column_values(work, is_max)
+    parts = [column_values(work[:, i : i + per_chunk], is_max) for i in range(0, rows, per_chunk)]
+    return column_values(np.stack(parts, axis=1), is_max)
 
 
-def _kernel(work: np.ndarray, is_max: bool) -> np.ndarray:
+def column_values(work: np.ndarray, is_max: bool) -> np.ndarray:
     """[lead, rows, cols] -> [lead, cols]: groups of 4 rows folded, their values merged."""
     lead, rows, cols = work.shape
     groups = -(-rows // GROUP)

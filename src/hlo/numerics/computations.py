@@ -87,6 +87,26 @@ def recognise_reducer(c: Computation) -> Reducer | None:
     return Reducer(root.opcode, combine, fold)
 
 
+def component_reducer(c: Computation, k: int) -> Reducer | None:
+    """The ufunc of output `k` of a variadic reducer `(x_0..x_n-1, y_0..y_n-1) -> (..., op(x_k,
+    y_k), ...)` whose output k is a known binary op of its own two parameters, if it is one: XLA
+    reduces such a component alone when the reduce's other outputs are unused."""
+    params, root = c.parameters, c.root
+    n = len(params) // 2
+    if root.opcode is not Op.TUPLE or len(root.operands) != n or len(params) != 2 * n or not 0 <= k < n:
+        return None
+    element = c[root.operands[k]]
+    own = sorted((params[k].name, params[n + k].name))
+    if element.opcode not in _REDUCERS or sorted(element.operands) != own:
+        return None
+    if any(not p.shape.is_array or p.shape.rank != 0 for p in (params[k], params[n + k])):
+        return None
+    if not (params[k].shape.element_type is params[n + k].shape.element_type is element.shape.element_type):
+        return None
+    combine, fold = _REDUCERS[element.opcode]
+    return Reducer(element.opcode, combine, fold)
+
+
 def is_elementwise(c: Computation, ctx: KernelContext, seen: frozenset[str] = frozenset()) -> bool:
     """Whether every instruction of `c` (and of what it calls) works unchanged on arrays."""
     for i in c.instructions:

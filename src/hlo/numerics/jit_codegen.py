@@ -123,6 +123,9 @@ class Gen:
 
     def __init__(self, module: Module, flush: bool) -> None:
         self.module, self.flush = module, flush
+        # values computed from constants alone: XLA folds reductions of them in its evaluator's
+        # order (hlo.numerics.evaluator_fold), which the emitters do not follow
+        self.from_constants: set[str] = set()
         self.lines: list[str] = []
         self.indent = 1
         self.count = 0
@@ -190,6 +193,10 @@ class Gen:
             if instr.opcode is Opcode.PARAMETER:
                 values[instr.name] = params[instr.attrs.get("parameter_number", 0)]
                 continue
+            if instr.opcode in (Opcode.CONSTANT, Opcode.IOTA) or (
+                instr.operands and all(o in self.from_constants for o in instr.operands)
+            ):
+                self.from_constants.add(instr.name)  # a value of constants only
             emitter = emitter_for(instr.opcode)
             if emitter is None:
                 raise Unsupported(instr.opcode.text)

@@ -14,6 +14,7 @@ import functools
 import numpy as np
 
 from ..dtypes import PrimitiveType
+from .subnormal_inputs import power_of_subnormal_bases
 
 # Types NumPy cannot compute in directly: computed in float32 and rounded back, as XLA:CPU does
 # for each op (bf16, f16 and the f8/f6/f4 types).
@@ -272,7 +273,7 @@ def power(a: np.ndarray, b: np.ndarray, t: PrimitiveType | None = None) -> np.nd
         return int_power(a, b, t.bit_width if t is not None else None)
     if a.dtype.kind == "c":
         return np.power(a, b)
-    return np.power(a, b)
+    return power_of_subnormal_bases(a, b, np.power(a, b))
 
 
 def divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -18,9 +18,9 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import column_sum, numerics, split_sum, subnormals, vector_extreme
+from . import column_sum, numerics, split_extreme, split_sum, subnormals, vector_extreme
 from .column_extreme import column_extreme
-from .computations import Reducer, accumulate_dtype, lifted, recognise_reducer
+from .computations import Reducer, accumulate_dtype, component_reducer, lifted, recognise_reducer
 from .context import KernelContext
 from .ordered_fold import fold_in_order
 from .scan import scan, scan_axis
@@ -64,18 +64,10 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
 
     elif len(instr.operands) == 2:  # XLA:CPU's tree rewrite leaves variadic reduces alone
         step = _step(reducer, flush) if reducer is not None else lifted(ctx, name, instr.opcode.text)
-        extreme = _extreme(reducer, flush) if instr.shape.element_type.is_floating_point else None
-        adds = reducer is not None and reducer.opcode is Opcode.ADD
-        picks = reducer is not None and reducer.opcode in (Opcode.MAXIMUM, Opcode.MINIMUM)
+        single = _single(reducer, step, instr.shape.element_type.is_floating_point, flush)
 
         def fold(values: Values, inits: Values, dims: tuple[int, ...]) -> Values:
-            x = values[0]
-            if adds or picks:
-                vector = _vector_kernel(x, inits[0], dims, flush, None if adds else reducer)
-                if vector is not None:
-                    return (vector,)
-            fast = extreme(x, inits[0], dims) if extreme is not None else None
-            return (fast if fast is not None else tree_reduce(step, x, inits[0], dims),)
+            return (single(values[0], inits[0], dims),)
 
     else:
         apply = lifted(ctx, name, instr.opcode.text)
@@ -98,6 +90,52 @@ def reduce_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
         else:
             results = fold(values, inits, axes)
         return results if n > 1 else results[0]
+
+    return run
+
+
+def _single(
+    reducer: Reducer | None, step: Callable[..., Any], floating: bool, flush: Callable[..., Any] | None
+) -> Callable[..., np.ndarray]:
+    """A reduce of one operand: XLA:CPU's vector kernels, else a NumPy extreme where the order
+    cannot show, else its tree rewrite."""
+    extreme = _extreme(reducer, flush) if floating else None
+    adds = reducer is not None and reducer.opcode is Opcode.ADD
+    picks = reducer is not None and reducer.opcode in (Opcode.MAXIMUM, Opcode.MINIMUM)
+
+    def fold(x: np.ndarray, init: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+        if adds or picks:
+            vector = _vector_kernel(x, init, dims, flush, None if adds else reducer)
+            if vector is not None:
+                return vector
+        fast = extreme(x, init, dims) if extreme is not None else None
+        return fast if fast is not None else tree_reduce(step, x, init, dims)
+
+    return fold
+
+
+def one_output_fn(instr: Instruction, ctx: KernelContext, k: int) -> Callable[..., Any] | None:
+    """The kernel of a variadic reduce of which only output `k` is read, when that output's
+    reducer is a known op of its own two parameters: XLA removes the unused outputs, so output
+    k is reduced alone, as a reduce of one operand (its vector kernels, its tree rewrite). The
+    other outputs are computed as before (dumps show them). None when this does not apply."""
+    reducer = component_reducer(ctx.module.computation(instr.attrs["to_apply"]), k)
+    if reducer is None or len(instr.operands) < 4:
+        return None
+    run_all = reduce_fn(instr, ctx)
+    axes = tuple(instr.attrs["dimensions"])
+    flush = numerics.flush_denormals if ctx.options.flush_denormals else None
+    floating = instr.shape.tuple_shapes[k].element_type.is_floating_point
+    exact_any_order = not floating and not instr.shape.tuple_shapes[k].element_type.is_complex
+    single = _single(reducer, _step(reducer, flush), floating, flush)
+    n = len(instr.operands) // 2
+
+    def run(*operands: np.ndarray) -> Any:
+        results = run_all(*operands)
+        x, init = operands[k], operands[n + k]
+        if exact_any_order or x.size == 0 or all(x.shape[d] == 1 for d in axes):
+            return results  # no order shows, or no fold at all
+        return (*results[:k], single(x, init, axes), *results[k + 1 :])
 
     return run
 
@@ -129,8 +167,8 @@ def _vector_kernel(
             result = vector_extreme.vector_extreme(flat, init, axes, is_max, flush)
         elif column_sum.applies(flat.dtype, flat.shape, axes):  # the strided kernel
             result = column_extreme(flat, init, axes, is_max, flush)
-        elif vector_extreme.split_applies(flat.dtype, flat.shape, axes):
-            result = vector_extreme.split_extreme(flat, init, axes, is_max, flush)
+        elif split_extreme.applies(flat.dtype, flat.shape, axes):
+            result = split_extreme.split_extreme(flat, init, axes, is_max, flush)
         else:
             return None
     elif vector_applies(flat.dtype, flat.shape, axes):  # the contiguous kernel

@@ -38,6 +38,17 @@ def tree_reduce(
 ) -> np.ndarray:
     """Reduce `axes` of `x` with the two-array function `step` in XLA:CPU's order."""
     axes = tuple(sorted(axes))
+    x = tree_windows(step, x, init, axes)
+    kept = [d for d in range(x.ndim) if d not in axes]
+    moved = np.transpose(x, [*kept, *axes])
+    return fold_known_in_order(step, moved, init, len(axes), None, None)
+
+
+def tree_windows(
+    step: Callable[[np.ndarray, np.ndarray], np.ndarray], x: np.ndarray, init: np.ndarray, axes: Sequence[int]
+) -> np.ndarray:
+    """The rewrite's reduce-windows: `x` with every reduced dimension cut to 32 or less (each
+    window folded from the init value), ready for the final reduce."""
     while any(x.shape[d] > WINDOW for d in axes):
         dims = []
         for d, n in enumerate(x.shape):
@@ -50,6 +61,4 @@ def tree_reduce(
         window = Window(tuple(dims))
         view = window_view(x, window, np.zeros((), x.dtype))
         x = fold_known_in_order(step, view, init, x.ndim, window_masks(x.shape, window), None)
-    kept = [d for d in range(x.ndim) if d not in axes]
-    moved = np.transpose(x, [*kept, *axes])
-    return fold_known_in_order(step, moved, init, len(axes), None, None)
+    return x

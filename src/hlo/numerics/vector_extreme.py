@@ -21,7 +21,7 @@ at least one; one element is such a slice when one dimension is reduced), each r
 value as above, and the chunks' values are reduced again as one row.
 Without NaN and zero results no tie or NaN can show: the plain NumPy extreme is taken then, the
 rule only for the results that need it. Reduced dimensions that are not consecutive:
-`split_extreme`; bf16/f16: `narrow_extreme`; columns: hlo.numerics.column_extreme.
+hlo.numerics.split_extreme; bf16/f16: `narrow_extreme`; columns: hlo.numerics.column_extreme.
 """
 
 from __future__ import annotations
@@ -72,13 +72,13 @@ def _reduce(rows: np.ndarray, inner: int, split: bool, is_max: bool) -> np.ndarr
     n = rows.shape[1]
     chunk = CHUNK_BYTES // rows.dtype.itemsize
     if not split or n <= chunk:
-        return _kernel(rows, is_max)
+        return row_values(rows, is_max)
     size = max(1, chunk // inner) * inner  # whole rows of the reduced dimensions but the first
-    parts = [_kernel(rows[:, i : i + size], is_max) for i in range(0, n, size)]
-    return _kernel(np.stack(parts, axis=1), is_max)
+    parts = [row_values(rows[:, i : i + size], is_max) for i in range(0, n, size)]
+    return row_values(np.stack(parts, axis=1), is_max)
 
 
-def _kernel(rows: np.ndarray, is_max: bool) -> np.ndarray:
+def row_values(rows: np.ndarray, is_max: bool) -> np.ndarray:
     """[results, n] -> [results]: lanes folded in order, then halved."""
     results, n = rows.shape
     lanes = VECTOR_BYTES // rows.dtype.itemsize
@@ -144,47 +144,3 @@ def _order_key(bits: np.ndarray) -> np.ndarray:
     """uint16 float bits -> int32 keys in the total order above."""
     b = bits.astype(np.int32)
     return np.where(b & 0x8000, -(b & 0x7FFF) - 1, b)
-
-
-def split_applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
-    """Whether an f32/f64 max/min reduce over dimensions that are not consecutive (some kept
-    dimension between two reduced ones) goes to the vector kernel and is modelled: not when at
-    most 3 results of more than 128 KiB each would be cut into chunks (rule not pinned)."""
-    if dtype not in (np.dtype(np.float32), np.dtype(np.float64)) or not axes:
-        return False
-    kept = [d for d in range(len(shape)) if d not in axes]
-    if not kept or max(axes) < max(kept) or sorted(axes) == list(range(min(axes), max(axes) + 1)):
-        return False  # no trailing reduced block, or consecutive: the other kernels
-    size = int(np.prod(shape, dtype=np.int64))
-    results = int(np.prod([shape[d] for d in kept], dtype=np.int64))
-    if results <= SPLIT_RESULTS and size // max(results, 1) > CHUNK_BYTES // dtype.itemsize:
-        return False
-    return max(size, results) >= MIN_ELEMENTS
-
-
-def split_extreme(
-    x: np.ndarray, init: np.ndarray, axes: Sequence[int], is_max: bool, flush: Flush
-) -> np.ndarray:
-    """The reduce `split_applies` takes: per result, each slice of the reduced dimensions after
-    the last kept one is reduced as a trailing row (lanes, halving), and the slices' values are
-    merged as `acc = step(value, acc)` from -inf (+inf for min): a NaN value is dropped, a tie
-    keeps the earlier slice; then `step(acc, init)`. Read off XLA:CPU's results (the
-    vector_extremes fixtures)."""
-    kept = [d for d in range(x.ndim) if d not in axes]
-    outer = [d for d in axes if d < max(kept)]
-    inner = [d for d in axes if d > max(kept)]
-    results = int(np.prod([x.shape[d] for d in kept], dtype=np.int64))
-    slices = int(np.prod([x.shape[d] for d in outer], dtype=np.int64))
-    rows = np.ascontiguousarray(np.transpose(x, [*kept, *outer, *inner])).reshape(results * slices, -1)
-    if flush is not None:
-        rows = flush(rows)
-    values = _kernel(rows, is_max).reshape(results, slices)
-    fill = -np.inf if is_max else np.inf
-    kept_values = np.where(np.isnan(values), fill, values)
-    extreme = kept_values.max(axis=1) if is_max else kept_values.min(axis=1)
-    first = (kept_values == extreme[:, None]).argmax(axis=1)  # the earliest of a tie of zeros
-    merged = kept_values[np.arange(results), first]
-    result = step(merged, init.astype(x.dtype), is_max)
-    if flush is not None:
-        result = flush(result)
-    return result.astype(x.dtype, copy=False).reshape([x.shape[d] for d in kept])

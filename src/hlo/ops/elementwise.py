@@ -17,7 +17,7 @@ from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.metadata import ResultAccuracy
 from ..ir.opcode import Opcode
-from ..numerics import bits, complex_math, numerics
+from ..numerics import bits, complex_math, numerics, subnormal_inputs
 from ..numerics.elementwise import Math, elementwise_kernel
 from ..shape import Shape
 from .registry import (
@@ -86,7 +86,8 @@ UNARY = (
     Unary("Asin", Op.ASIN, FLOAT_OR_COMPLEX, math=Math(np.arcsin)),
     Unary("Asinh", Op.ASINH, FLOAT_OR_COMPLEX, math=Math(np.arcsinh)),
     Unary("Atanh", Op.ATANH, FLOAT_OR_COMPLEX, math=Math(np.arctanh)),
-    Unary("Cbrt", Op.CBRT, FLOAT, math=Math(np.cbrt)),  # no complex cbrt in XLA's backends
+    # no complex cbrt in XLA's backends; subnormal inputs by XLA:CPU's rule, not flushed
+    Unary("Cbrt", Op.CBRT, FLOAT, math=Math(subnormal_inputs.cbrt, flush=False)),
     Unary("Ceil", Op.CEIL, FLOAT, math=Math(np.ceil)),
     Unary("Clz", Op.CLZ, INTEGRAL, math=by_width(bits.count_leading_zeros)),
     Unary("Cos", Op.COS, FLOAT_OR_COMPLEX, math=Math(np.cos)),

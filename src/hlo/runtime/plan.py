@@ -9,6 +9,7 @@ loop bodies, branches) are planned once and shared.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -21,10 +22,11 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
+from ..numerics import evaluator_fold
 from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
-from . import constant_fold, cse, fusion, pad_merge, straight_line
+from . import constant_fold, cse, fusion, pad_merge, reduce_outputs, straight_line, xla_folds
 from .step import Step
 
 # Ops that run even when nothing uses their result.
@@ -202,6 +204,8 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     for k, i in enumerate(order):
         slot_of[i.name] = k
     merges = pad_merge.plan_merges(order, c, ctx.module)  # reduce-windows that read a pad's operand
+    alone = reduce_outputs.read_outputs(order, c)  # variadic reduces of which one output is read
+    folds = xla_folds.folded_reductions(order, c, merges)  # reductions XLA computes at compile time
     last_use: dict[str, int] = {}
     for k, i in enumerate(order):
         for o in merges[i.name].operands if i.name in merges else i.operands:
@@ -226,9 +230,16 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
             if i.opcode is Opcode.PARAMETER:
                 continue
             merge = merges.get(i.name)
-            if merge is not None:
+            if i.name in folds:
+                bind_folded = functools.partial(_bind_folded, ctx=ctx, whole=folds[i.name])
+                fn = pad_merge.bind(i, merge, bind_folded) if merge else bind_folded(i)
+                inputs = tuple(slot_of[o] for o in (merge.operands if merge else i.operands))
+            elif merge is not None:
                 fn = pad_merge.bind(i, merge, lambda j: _bind(j, ctx))
                 inputs = tuple(slot_of[o] for o in merge.operands)
+            elif i.name in alone:
+                fn = reduce_outputs.bind(i, alone[i.name], ctx) or _bind(i, ctx)
+                inputs = tuple(slot_of[o] for o in i.operands)
             else:
                 fn, inputs = _bind(i, ctx), tuple(slot_of[o] for o in i.operands)
             if constant_fold.foldable(i, constants):
@@ -252,6 +263,12 @@ def _check_size(i: Instruction, limit: int | None) -> None:
         budget.check_shape(i.shape, f"%{i.name} ({i.opcode.text})", limit)
     except budget.MemoryBudgetError as e:
         raise budget.MemoryBudgetError(e.message, i.span) from None
+
+
+def _bind_folded(i: Instruction, ctx: PlanContext, whole: bool) -> Callable[..., Any]:
+    """A reduction XLA constant-folds: in its evaluator's order where that is modelled."""
+    own = _bind(i, ctx)
+    return evaluator_fold.kernel(i, ctx, whole, own) or own
 
 
 def _bind(i: Instruction, ctx: PlanContext) -> Callable[..., Any]:
