@@ -25,6 +25,7 @@ from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
 from . import constant_fold, fusion, pad_merge, straight_line
+from .fused_group import FusionTier
 from .step import Step
 
 # Ops that run even when nothing uses their result.
@@ -239,7 +240,8 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     plan.slot_count = len(order) + 1
     plan.steps = tuple(steps)
     if ctx.options.fuse:
-        plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, set(constants))
+        tier = FusionTier.of(ctx.module, ctx.options)
+        plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, set(constants), tier)
     plan.root_slot = slot_of[root]
     return plan
 
