@@ -105,4 +105,3 @@ def execute(
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3f} ms"
-

@@ -28,6 +28,7 @@ from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from .jit_codegen import GENERATOR_VERSION, Gen, Unsupported, Val, emitter_for, flat_index, log, type_name
+from .vector_sum import MIN_ELEMENTS, SPLIT_RESULTS
 
 Op = Opcode
 BLOCK_ELEMENTS = 1 << 14  # elements per block: the buffers of a block stay in the core's L2
@@ -124,8 +125,8 @@ def reduce_kind(instr: Instruction, module: Module, dims: tuple[int, ...]) -> st
         return None
     if instr.shape.element_type not in (PrimitiveType.F32, PrimitiveType.F64):
         return None
-    if math.prod(dims[:-1]) <= 3:
-        return None
+    if math.prod(dims[:-1]) <= SPLIT_RESULTS or math.prod(dims) < MIN_ELEMENTS:
+        return None  # cut into chunks; or XLA:CPU's tree order (hlo.numerics.tree_reduce)
     reducer = recognise_reducer(module.computation(instr.attrs["to_apply"]))
     kinds = {Op.ADD: "sum", Op.MAXIMUM: "max", Op.MINIMUM: "min"}
     return None if reducer is None else kinds.get(reducer.opcode)
@@ -351,7 +352,7 @@ def _pass(
         for a in [*nodes[v].args, v]:
             if a not in needed and a not in body:
                 needed.append(a)
-    lines = [f"        for i0 in range(b0, b1):"]
+    lines = ["        for i0 in range(b0, b1):"]
     for d in range(1, len(dims)):
         lines.append("    " * (d + 2) + f"for {loops[d]} in range({dims[d]}):")
     pad = "    " * (len(dims) + 2)

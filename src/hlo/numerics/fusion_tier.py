@@ -153,7 +153,8 @@ class CompiledGroup:
     ) -> None:
         self.source, self.interpreted, self.flush, self.eager = source, interpreted, flush, eager
         self.kernel = _kernel(source)
-        self.calls = 0
+        self.calls = 0  # interpreted calls while the kernel was not ready
+        self.compiled_calls = 0
 
     def __call__(self, *values: np.ndarray) -> Values:
         kernel = self.kernel
@@ -161,7 +162,9 @@ class CompiledGroup:
             self._start(values)
         if kernel.fn is not None and (not self.flush or subnormals.active()):
             try:
-                return kernel.run(values)
+                results = kernel.run(values)
+                self.compiled_calls += 1
+                return results
             except Exception as e:
                 kernel.failed, kernel.fn = True, None
                 log.debug("hlo.jit: the fused group %s goes back to the interpreter: %s", self.source.key, e)

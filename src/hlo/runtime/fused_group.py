@@ -58,7 +58,7 @@ def group_fn(
     dims = tuple(group[-1].shape.dimensions)
     names = {m.name for m in group}
     reduces: list[tuple[Instruction, str]] = []
-    for name, s in step_of.items():
+    for s in step_of.values():
         r = s.instruction
         if r.opcode is not Opcode.REDUCE or r.operands[0] not in names:
             continue

@@ -240,8 +240,9 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     plan.slot_count = len(order) + 1
     plan.steps = tuple(steps)
     if ctx.options.fuse:
-        tier = FusionTier.of(ctx.module, ctx.options)
-        plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, set(constants), tier)
+        tier = FusionTier.of(ctx.module, ctx.options)  # (None: jit="off" or no numba)
+        done = set(constants)
+        plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, done, tier)
     plan.root_slot = slot_of[root]
     return plan
 
