@@ -41,7 +41,6 @@ def __getattr__(name: str) -> str:
         return _version()
     raise AttributeError(f"module 'hlo' has no attribute {name!r}")
 
-
 HloModule = Module
 
 __all__ = [

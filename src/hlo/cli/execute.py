@@ -105,3 +105,4 @@ def execute(
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3f} ms"
+

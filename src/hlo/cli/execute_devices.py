@@ -99,3 +99,4 @@ def compare_devices(args: argparse.Namespace, results: Sequence[Any]) -> int:
         print(r.describe())
     print(f"compared with {args.compare}: {verdict(reports)}")
     return 0 if all(r.ok for r in reports) else 1
+

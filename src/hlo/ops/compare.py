@@ -67,7 +67,6 @@ def compare_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.n
         return lambda a, b: compare(bits.total_order_key(a, width), bits.total_order_key(b, width))
     return elementwise_kernel(Math(compare), instr, ctx)
 
-
 shape_rule(Op.COMPARE)(binary_shape)
 
 
@@ -128,3 +127,5 @@ for _d in ComparisonDirection:
     _short = _d.value.capitalize()  # Eq, Ne, Ge, Gt, Le, Lt
     builder_function(_compare_builder(_short, _d, False))
     builder_function(_compare_builder(f"{_short}TotalOrder", _d, True))
+
+

@@ -195,12 +195,8 @@ BINARY = (
         ARITHMETIC,
         math=Math(numerics.power, flush=False, typed=True, complex_fn=complex_math.power),
     ),
-    Binary(
-        "Max", Op.MAXIMUM, ANY, math=Math(numerics.maximum, selects=True, complex_fn=complex_math.maximum)
-    ),  # noqa: E501
-    Binary(
-        "Min", Op.MINIMUM, ANY, math=Math(numerics.minimum, selects=True, complex_fn=complex_math.minimum)
-    ),  # noqa: E501
+    Binary("Max", Op.MAXIMUM, ANY, math=Math(numerics.maximum, selects=True, complex_fn=complex_math.maximum)),  # noqa: E501
+    Binary("Min", Op.MINIMUM, ANY, math=Math(numerics.minimum, selects=True, complex_fn=complex_math.minimum)),  # noqa: E501
     Binary("Mulhi", Op.MULHI, ANY, math=_by_width(bits.multiply_high)),
     Binary(
         "Atan2", Op.ATAN2, FLOAT_OR_COMPLEX, math=Math(np.arctan2, flush=False, complex_fn=complex_math.atan2)
