@@ -83,7 +83,7 @@ class _Elements(Gen):
         if not t.is_floating_point:
             raise Unsupported(f"{name} of a non-float")
         operand = self.nodes[x.var]
-        if operand.load and not operand.expr.endswith("[f]"):  # a scalar or a broadcast: in a buffer
+        if operand.load and not operand.expr.startswith("r_"):  # a scalar or a broadcast: in a buffer
             x = Val(x.shape, self.add(Node(self.name("n"), t, x.var, [x.var])))
         return self.add(Node(self.name("n"), t, args=[x.var], ufunc=name, row=self.ufunc(name, t)))
 
@@ -111,6 +111,7 @@ class FusedSource:
     rows: int  # the group's leading dimension, which calls split
     outputs: tuple[Shape, ...]  # escaping values, then reduce results
     key: str
+    scalars: tuple[bool, ...] = ()  # per input: only its first element is read
 
 
 def reduce_kind(instr: Instruction, module: Module, dims: tuple[int, ...]) -> str | None:
@@ -168,11 +169,13 @@ def _generate(
     scalars: list[str] = []
     for j, o in enumerate(outside):
         type_name(o.shape.element_type)
-        if not o.shape.dimensions:
+        # A scalar, or a scalar broadcast outside the group (a constant folded to a whole
+        # array at plan time): its first element.
+        if not o.shape.dimensions or (o.opcode is Op.BROADCAST and not o.attr("dimensions")):
             scalars.append(f"    x{j} = in{j}[0]")
             value[o.name] = g.add(Node(f"x{j}", o.shape.element_type, f"x{j}", load=True))
         elif tuple(o.shape.dimensions) == dims:
-            value[o.name] = g.add(Node(f"e{j}", o.shape.element_type, f"in{j}[f]", load=True))
+            value[o.name] = g.add(Node(f"e{j}", o.shape.element_type, f"r_in{j}[iL]", load=True))
     index_of = {o.name: j for j, o in enumerate(outside)}
     for m in group:
         type_name(m.shape.element_type)
@@ -226,7 +229,8 @@ def _generate(
     )
     outputs = [s for s in (_shape(outside, group, n) for n in escaping)] + [r.instr.shape for r in reduces]
     key = hashlib.sha256(f"{GENERATOR_VERSION} {VERSION}\n{flush}\n{source}".encode()).hexdigest()[:24]
-    return FusedSource(source, tuple(g.ufuncs), dims[0], tuple(outputs), key)
+    scalar = tuple(f"    x{j} = in{j}[0]" in scalars for j in range(len(outside)))
+    return FusedSource(source, tuple(g.ufuncs), dims[0], tuple(outputs), key, scalar)
 
 
 def module_shape(outside: Sequence[Instruction], group: Sequence[Instruction], name: str) -> Shape:
@@ -259,7 +263,8 @@ def _broadcast(
     if not source.shape.dimensions:
         return value[operand]
     mapped = tuple(m.attr("dimensions"))
-    index = flat_index([f"i{d}" for d in mapped], tuple(source.shape.dimensions))
+    names = [*(f"i{d}" for d in range(len(dims) - 1)), "iL" if len(dims) > 1 else "(b0 + iL)"]
+    index = flat_index([names[d] for d in mapped], tuple(source.shape.dimensions))
     return g.add(Node(g.name("n"), m.shape.element_type, f"in{j}[{index}]", load=True))
 
 
@@ -314,7 +319,7 @@ def _body(
                 src = node.args[0]
                 source = f"b_{src}[:n]"
                 if nodes[src].load:  # an input with the group's dimensions: its rows
-                    source = nodes[src].expr.replace("[f]", "[base:base + n]")
+                    source = nodes[src].expr[2:].replace("[iL]", "[base:base + n]")
                 lines.append(f"        _ufunc(fp[{node.row}], {source}, b_{var}[:n])")
         body = [v for v, n in nodes.items() if not n.load and not n.ufunc and passes[v] == p]
         writes = [(k, v) for k, v in enumerate(out_vars) if passes.get(v, 0) == p]
@@ -352,23 +357,38 @@ def _pass(
         for a in [*nodes[v].args, v]:
             if a not in needed and a not in body:
                 needed.append(a)
-    lines = ["        for i0 in range(b0, b1):"]
-    for d in range(1, len(dims)):
-        lines.append("    " * (d + 2) + f"for {loops[d]} in range({dims[d]}):")
-    pad = "    " * (len(dims) + 2)
-    lines.append(pad + f"f = {flat_index(loops, dims)}")
-    lines.append(pad + "l = f - base")
+    rank = len(dims)
+    if rank == 1:  # the block is one row
+        lines, pad = [], "        "
+        lines.append(pad + "rb, lb, L = b0, 0, b1 - b0")
+    else:
+        lines = ["        for i0 in range(b0, b1):"]
+        for d in range(1, rank - 1):
+            lines.append("    " * (d + 2) + f"for {loops[d]} in range({dims[d]}):")
+        pad = "    " * (rank + 1)
+        lines.append(pad + f"L = {dims[-1]}")
+        lines.append(pad + f"rb = ({flat_index(loops[:-1], dims[:-1])}) * L")
+        lines.append(pad + "lb = rb - base")
+    # Rows as slices: indices from range(L) are known not negative (no wraparound test), so
+    # the element loop vectorizes.
+    rows_in = sorted({nodes[a].expr[2:].split("[")[0] for a in needed if nodes[a].expr.startswith("r_in")})
+    lines += [pad + f"r_{x} = {x}[rb:rb + L]" for x in rows_in]
+    read = [a for a in needed if not nodes[a].load]
+    lines += [pad + f"r_b_{a} = b_{a}[lb:lb + L]" for a in [*read, *(v for v in body if v in buffered)]]
+    lines += [pad + f"r_out{k} = out{k}[rb:rb + L]" for k, _ in writes]
+    lines.append(pad + "for iL in range(L):")
+    pad += "    "
     for a in needed:
         node = nodes[a]
         if node.load:
             if node.expr != a:
                 lines.append(pad + f"{a} = {node.expr}")
         else:
-            lines.append(pad + f"{a} = b_{a}[l]")
+            lines.append(pad + f"{a} = r_b_{a}[iL]")
     for v in body:
         lines.append(pad + f"{v} = {nodes[v].expr}")
         if v in buffered:
-            lines.append(pad + f"b_{v}[l] = {v}")
+            lines.append(pad + f"r_b_{v}[iL] = {v}")
     for k, v in writes:
-        lines.append(pad + f"out{k}[f] = {v}")
+        lines.append(pad + f"r_out{k}[iL] = {v}")
     return lines

@@ -83,7 +83,11 @@ class _Kernel:
         """The outputs of the compiled group for the step's inputs; rows split between the cores
         this thread's device may use when each gets enough of them."""
         source = self.source
-        ins = [np.ascontiguousarray(v).reshape(-1) for v in values]
+        # (a scalar broadcast folded at plan time is a view of one element: never copied whole)
+        ins = [
+            np.array([np.asarray(v).flat[0]]) if one else np.ascontiguousarray(v).reshape(-1)
+            for v, one in zip(values, source.scalars)
+        ]
         outs = [np.empty(s.element_count, s.element_type.numpy_dtype) for s in source.outputs]
         rows = source.rows
         size = sum(s.element_count for s in source.outputs)
