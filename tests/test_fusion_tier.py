@@ -143,8 +143,9 @@ def test_compiled_groups_give_the_interpreters_bits(
     assert_same_bits(expected, compiled(*args))
     groups = compiled_groups(compiled)
     assert groups and all(g.compiled_calls == 1 for g in groups)  # it ran compiled
-    # the sum and the max went in (the min reads a parameter, no group's value)
-    assert sum(1 for g in groups for o in g.source.outputs if o.rank == 1) == 2
+    # the sum and the max went into the first group; the min, of a parameter, runs alone
+    assert sum(1 for g in groups for o in g.source.outputs if o.rank == 1) == 3
+    assert sum(1 for g in groups if g.single) == 1
 
 
 def test_the_sums_agree_with_xla_fixtures() -> None:
@@ -257,3 +258,84 @@ def test_auto_compiles_from_the_second_call(monkeypatch: pytest.MonkeyPatch) -> 
         assert g.kernel.done.wait(120)
     assert_same_bits(expected, executable(*args))
     assert all(g.kernel.fn is not None for g in groups)
+
+
+INTEGER_OPS = {
+    "signed": ["add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "xor",
+               "shift-left", "shift-right-arithmetic"],
+    "unsigned": ["add", "subtract", "multiply", "divide", "remainder", "maximum", "or",
+                 "shift-right-logical"],
+}  # fmt: skip
+
+
+def integer_text(rows: int, n: int) -> str:
+    """One group over every integer type the tier takes and pred: each type's ops on values
+    converted from the s32 inputs (wrapping, division by zero, shifts past the width), a
+    compare and select per type, negate/abs/not/sign, and a convert to f32 of each result."""
+    s = f"[{rows},{n}]"
+    lines = [f"x = s32{s} parameter(0)", f"y = s32{s} parameter(1)"]
+    outs = []
+    for t in ("s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"):
+        ops = INTEGER_OPS["signed" if t[0] == "s" else "unsigned"]
+        lines += [f"{t}_a = {t}{s} convert(x)", f"{t}_b = {t}{s} convert(y)"]
+        last = f"{t}_a"
+        for k, op in enumerate(ops):
+            lines.append(f"{t}_{k} = {t}{s} {op}({last}, {t}_b)")
+            last = f"{t}_{k}"
+        unary = ["negate", "abs", "sign", "not"] if t[0] == "s" else ["not"]
+        for k, op in enumerate(unary):
+            lines.append(f"{t}_u{k} = {t}{s} {op}({last})")
+            last = f"{t}_u{k}"
+        lines += [
+            f"{t}_p = pred{s} compare({last}, {t}_b), direction=LT",
+            f"{t}_q = pred{s} not({t}_p)",
+            f"{t}_s = {t}{s} select({t}_q, {last}, {t}_a)",
+            f"{t}_f = f32{s} convert({t}_s)",
+        ]
+        outs.append(f"{t}_f")
+    shapes = ", ".join(f"f32{s}" for _ in outs)
+    lines.append(f"ROOT out = ({shapes}) tuple({', '.join(outs)})")
+    body = "\n".join(f"  {line}" for line in lines)
+    return f"HloModule ints\n\nENTRY e {{\n{body}\n}}\n"
+
+
+def test_integer_and_predicate_groups_give_the_interpreters_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(entry_tier, "for_entry", lambda module, options: None)  # (small values)
+    monkeypatch.setattr(fusion, "MIN_ELEMENTS", 2)
+    monkeypatch.setattr(fused_source, "BLOCK_ELEMENTS", 64)  # many blocks, a partial last one
+    module = hlo.parse_module(integer_text(13, 50))
+    rng = np.random.default_rng(11)
+    x = rng.integers(-(2**31), 2**31, (13, 50), dtype=np.int64).astype(np.int32)
+    y = rng.integers(-40, 40, (13, 50)).astype(np.int32)  # zeros, negative and long shifts
+    x[0, :8] = [0, -1, 1, 2**31 - 1, -(2**31), 255, -128, 65535]
+    compiled = hlo.compile_module(module, RunOptions(jit="eager"))
+    assert_same_bits(hlo.run(module, x, y, jit="off"), compiled(x, y))
+    groups = compiled_groups(compiled)
+    assert len(groups) == 8 and all(g.compiled_calls == 1 for g in groups)  # a group per type
+
+
+TWO_SIZES = """HloModule two
+ENTRY e {
+  x = f32[300,100] parameter(0)
+  y = f32[500,100] parameter(1)
+  a = f32[300,100] multiply(x, x)
+  b = f32[300,100] add(a, x)
+  c = f32[500,100] multiply(y, y)
+  d = f32[500,100] add(c, y)
+  ROOT t = (f32[300,100], f32[500,100]) tuple(b, d)
+}
+"""
+
+
+def test_groups_differing_only_in_rows_share_a_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two groups are the same source (the number of rows is an argument): one compiled
+    function, each call with its own rows and outputs."""
+    monkeypatch.setattr(entry_tier, "for_entry", lambda module, options: None)  # (small values)
+    monkeypatch.setattr(fusion, "MIN_ELEMENTS", 2)
+    module = hlo.parse_module(TWO_SIZES)
+    x, y = special_values("f32", (300, 100), 1), special_values("f32", (500, 100), 2)
+    compiled = hlo.compile_module(module, RunOptions(jit="eager"))
+    assert_same_bits(hlo.run(module, x, y, jit="off"), compiled(x, y))
+    groups = compiled_groups(compiled)
+    assert len(groups) == 2 and groups[0].kernel is groups[1].kernel
+    assert [g.compiled_calls for g in groups] == [1, 1]

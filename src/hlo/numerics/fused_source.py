@@ -160,7 +160,8 @@ def _generate(
     escaping: Sequence[str],
     flush: bool,
 ) -> FusedSource:
-    dims = tuple(group[-1].shape.dimensions)
+    # (no members: a reduce alone, of an outside value)
+    dims = tuple((group[-1] if group else outside[0]).shape.dimensions)
     rank = len(dims)
     g = _Elements(module, flush, rank)
     inner = math.prod(dims[1:])
@@ -207,7 +208,7 @@ def _generate(
         x = value[r.instr.operands[0]]
         if r.kind != "sum" and flush:  # the interpreter flushes a max/min row's elements
             x = g.add(Node(g.name("n"), nodes[x].type, f"_flush({x}, {_tiny(nodes[x].type)})", [x]))
-        elif nodes[x].load:
+        elif nodes[x].load and not nodes[x].expr.startswith("r_in"):
             x = g.add(Node(g.name("n"), nodes[x].type, x, [x]))  # kept in a buffer
         reduce_nodes.append(x)
     out_vars = [value[name] for name in escaping]
@@ -294,7 +295,7 @@ def _body(
 ) -> list[str]:
     """The function's lines: buffers, then per block the passes, ufunc calls and row reduces."""
     last = max(passes.values(), default=0)
-    buffered: set[str] = set(reduce_nodes)
+    buffered: set[str] = {x for x in reduce_nodes if not nodes[x].load}  # (an input is read in place)
     for var, node in nodes.items():
         for a in node.args:
             if a in passes and not nodes[a].ufunc and (node.ufunc or passes[var] > passes[a]):
@@ -332,7 +333,10 @@ def _body(
         init = f"in{index_of[r.instr.operands[1]]}"
         width = 64 // np.dtype(r.instr.shape.element_type.numpy_dtype).itemsize
         fn = {"sum": "_row_sum", "max": "_row_max", "min": "_row_min"}[r.kind]
-        result = f"{fn}(b_{x}, q * {n_last}, {n_last}, {width}, sc{k}, z{k}, {init})"
+        row = f"b_{x}, q * {n_last}"
+        if nodes[x].load:  # an input with the group's dimensions: read where it is
+            row = f"{nodes[x].expr[2:].split('[')[0]}, (b0 * {rows_per_block} + q) * {n_last}"
+        result = f"{fn}({row}, {n_last}, {width}, sc{k}, z{k}, {init})"
         if r.kind != "sum" and flush:
             result = f"_flush({result}, {_tiny(r.instr.shape.element_type)})"
         lines.append(f"        for q in range((b1 - b0) * {rows_per_block}):")

@@ -79,10 +79,10 @@ class _Kernel:
         finally:
             self.done.set()
 
-    def run(self, values: Sequence[np.ndarray]) -> Values:
+    def run(self, values: Sequence[np.ndarray], source: FusedSource) -> Values:
         """The outputs of the compiled group for the step's inputs; rows split between the cores
-        this thread's device may use when each gets enough of them."""
-        source = self.source
+        this thread's device may use when each gets enough of them. (`source`: the caller's; groups
+        that differ only in their number of rows share the function.)"""
         # (a scalar broadcast folded at plan time is a view of one element: never copied whole)
         ins = [
             np.array([np.asarray(v).flat[0]]) if one else np.ascontiguousarray(v).reshape(-1)
@@ -153,22 +153,29 @@ class CompiledGroup:
     """A fused step's function: the interpreted group until the compiled one is ready."""
 
     def __init__(
-        self, source: FusedSource, interpreted: Callable[..., Values], flush: bool, eager: bool
+        self,
+        source: FusedSource,
+        interpreted: Callable[..., Any],
+        flush: bool,
+        eager: bool,
+        single: bool = False,
     ) -> None:
+        """`single`: the step gives its one output alone (a reduce alone), not a tuple."""
         self.source, self.interpreted, self.flush, self.eager = source, interpreted, flush, eager
+        self.single = single
         self.kernel = _kernel(source)
         self.calls = 0  # interpreted calls while the kernel was not ready
         self.compiled_calls = 0
 
-    def __call__(self, *values: np.ndarray) -> Values:
+    def __call__(self, *values: np.ndarray) -> Any:
         kernel = self.kernel
         if kernel.fn is None and not kernel.failed:
             self._start(values)
         if kernel.fn is not None and (not self.flush or subnormals.active()):
             try:
-                results = kernel.run(values)
+                results = kernel.run(values, self.source)
                 self.compiled_calls += 1
-                return results
+                return results[0] if self.single else results
             except Exception as e:
                 kernel.failed, kernel.fn = True, None
                 log.debug("hlo.jit: the fused group %s goes back to the interpreter: %s", self.source.key, e)

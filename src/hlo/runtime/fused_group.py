@@ -8,7 +8,7 @@ unfused."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..numerics import fused_source, fusion_tier, loop_tier
 from ..numerics.context import RunOptions
+from . import fusion
 from .fusion import closed, group_runner
 from .step import Step
 
@@ -107,3 +108,23 @@ def _with_reduces(
         return (*outs[: len(escaping)], *results)
 
     return interpreted
+
+
+def lone_reduce(step: Step, by_name: dict[str, Instruction], tier: FusionTier | None) -> Step:
+    """A reduce no group took, of a large f32/f64 value over its trailing dimension, compiled
+    alone (its operand read in place), else the step as it is."""
+    r = step.instruction
+    if tier is None or r.opcode is not Opcode.REDUCE or len(r.operands) != 2:
+        return step
+    operand = by_name[r.operands[0]]
+    if not operand.shape.is_array or operand.shape.element_count < fusion.MIN_ELEMENTS:
+        return step
+    kind = fused_source.reduce_kind(r, tier.module, tuple(operand.shape.dimensions))
+    if kind is None:
+        return step
+    reads = [operand, by_name[r.operands[1]]]
+    reduce = [fused_source.Reduce(r, kind)]
+    source = fused_source.fused_source(tier.module, [], reduce, reads, [], tier.flush)
+    if source is None:
+        return step
+    return replace(step, fn=fusion_tier.CompiledGroup(source, step.fn, tier.flush, tier.eager, single=True))

@@ -248,12 +248,12 @@ def fuse_steps(
     out of the tuple; in an order where every value is made before it is used; frees
     recomputed. With `tier`, groups run compiled once ready (hlo.numerics.fusion_tier), with
     the trailing reduces that read them. Returns the steps and the new slot count."""
-    from .fused_group import group_fn  # (it builds on this module)
+    from .fused_group import group_fn, lone_reduce  # (it builds on this module)
 
     by_name = computation.by_name
     found = groups([s.instruction for s in steps], by_name, folded)
     if not found:
-        return tuple(steps), slot_count
+        return tuple(lone_reduce(s, by_name, tier) for s in steps), slot_count
     users: dict[str, set[str]] = {}
     for s in steps:
         for o in s.instruction.operands:
@@ -284,7 +284,8 @@ def fuse_steps(
     for s in steps:
         if s.instruction.name not in node_of:
             node_of[s.instruction.name] = len(nodes)
-            nodes.append(([s], [*s.instruction.operands, *s.instruction.control_predecessors]))
+            operands = [*s.instruction.operands, *s.instruction.control_predecessors]
+            nodes.append(([lone_reduce(s, by_name, tier)], operands))
     ordered: list[Step] = []
     done: set[int] = set()
 
