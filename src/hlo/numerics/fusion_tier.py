@@ -16,6 +16,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,10 @@ from .jit_codegen import cache_dir
 log = logging.getLogger("hlo.jit")
 
 Values = tuple[np.ndarray, ...]
-# Rows per thread below which one thread runs the group (a thread's start costs ~50 µs).
-MIN_SPLIT_ELEMENTS = 1 << 18
+# Output elements per thread below which one thread runs the group: the groups of a transformer
+# step (256K-1M elements) measured slower on two threads, where BLAS's threads spin on the other
+# core after each dot (RESULTS.md).
+MIN_SPLIT_ELEMENTS = 1 << 21
 
 
 class _Kernel:
@@ -100,27 +103,36 @@ class _Kernel:
 
 
 def _split(fn: Any, rows: int, parts: int, args: tuple[Any, ...]) -> None:
-    """fn over rows [0, rows) in `parts` ranges, the last on this thread, the others on threads
-    of their own (the function gives up the GIL), each in this thread's flush-to-zero mode."""
+    """fn over rows [0, rows) in `parts` ranges, the last on this thread, the others on the
+    process's worker threads (the function gives up the GIL), each in this thread's
+    flush-to-zero mode. (Threads started per call cost ~0.1-1 ms each under load.)"""
     flushing = subnormals.active()
     bounds = [rows * k // parts for k in range(parts + 1)]
-    errors: list[BaseException] = []
 
     def part(k: int) -> None:
-        try:
-            with subnormals.flushing_subnormals(flushing):
-                fn(bounds[k], bounds[k + 1], *args)
-        except BaseException as e:  # raised again on the calling thread
-            errors.append(e)
+        with subnormals.flushing_subnormals(flushing):
+            fn(bounds[k], bounds[k + 1], *args)
 
-    workers = [threading.Thread(target=part, args=(k,)) for k in range(parts - 1)]
-    for w in workers:
-        w.start()
-    part(parts - 1)
-    for w in workers:
-        w.join()
-    if errors:
-        raise errors[0]
+    futures = [_pool(parts - 1).submit(part, k) for k in range(parts - 1)]
+    try:
+        part(parts - 1)
+    finally:
+        for f in futures:
+            f.result()  # (raises the worker's error here)
+
+
+_pools: dict[int, ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    """The process's worker threads for split groups (at least `workers` of them)."""
+    with _pools_lock:
+        size = max(_pools, default=0)
+        if size < workers:
+            _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="hlo-fused")
+            size = workers
+        return _pools[size]
 
 
 @functools.cache
