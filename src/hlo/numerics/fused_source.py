@@ -27,7 +27,18 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from .jit_codegen import GENERATOR_VERSION, Gen, Unsupported, Val, emitter_for, flat_index, log, type_name
+from .jit_codegen import (
+    GENERATOR_VERSION,
+    TYPES,
+    Gen,
+    Unsupported,
+    Val,
+    emitter_for,
+    flat_index,
+    log,
+    type_name,
+)
+from .jit_ops import UFUNCS
 from .vector_sum import MIN_ELEMENTS, SPLIT_RESULTS
 
 Op = Opcode
@@ -43,6 +54,9 @@ _SCALAR_OPS = frozenset(
      Op.SHIFT_LEFT, Op.SHIFT_RIGHT_LOGICAL, Op.SHIFT_RIGHT_ARITHMETIC, Op.REMAINDER,
      Op.NEGATE, Op.ABS, Op.NOT, Op.SIGN, Op.IS_FINITE, Op.COMPARE, Op.SELECT, Op.CLAMP, Op.CONVERT}
 )  # fmt: skip
+
+
+_TAKEN = _SCALAR_OPS | set(UFUNCS) | set(_UFUNC_OPS) | {Op.BROADCAST}
 
 
 @dataclass
@@ -133,6 +147,18 @@ def reduce_kind(instr: Instruction, module: Module, dims: tuple[int, ...]) -> st
     return None if reducer is None else kinds.get(reducer.opcode)
 
 
+def unsupported(members: Sequence[Instruction], outside: Sequence[Instruction]) -> str:
+    """Why the tier cannot take a group ("" if it may): checked at plan time, without writing
+    the source (which may still find a form it does not take, e.g. a total-order compare)."""
+    for i in (*members, *outside):
+        if i.shape.element_type not in TYPES:
+            return f"element type {i.shape.element_type.text}"
+    for m in members:
+        if m.opcode not in _TAKEN:
+            return m.opcode.text
+    return ""
+
+
 def fused_source(
     module: Module,
     group: Sequence[Instruction],
@@ -178,20 +204,19 @@ def _generate(
         elif tuple(o.shape.dimensions) == dims:
             value[o.name] = g.add(Node(f"e{j}", o.shape.element_type, f"r_in{j}[iL]", load=True))
     index_of = {o.name: j for j, o in enumerate(outside)}
+    shapes = {i.name: i.shape for i in (*outside, *group)}
     for m in group:
         type_name(m.shape.element_type)
         if m.opcode is Op.BROADCAST:
             value[m.name] = _broadcast(g, m, index_of, value, dims, outside)
             continue
-        args = [Val(module_shape(outside, group, o), value[o]) for o in m.operands]
+        args = [Val(shapes[o], value[o]) for o in m.operands]
         if m.opcode in _UFUNC_OPS:
             pre, name, post = _UFUNC_OPS[m.opcode]
             x = args[0].var if pre is None else g.template(m.shape, args[0].var, pre)
             u = g.ufunc_node(name, Val(m.shape, x))
             value[m.name] = g.template(m.shape, u, post) if post else u
             continue
-        from .jit_ops import UFUNCS
-
         if m.opcode in UFUNCS:
             value[m.name] = g.ufunc_node(UFUNCS[m.opcode], args[0])
             continue
@@ -228,21 +253,10 @@ def _generate(
             *lines,
         ]
     )
-    outputs = [s for s in (_shape(outside, group, n) for n in escaping)] + [r.instr.shape for r in reduces]
+    outputs = [shapes[name] for name in escaping] + [r.instr.shape for r in reduces]
     key = hashlib.sha256(f"{GENERATOR_VERSION} {VERSION}\n{flush}\n{source}".encode()).hexdigest()[:24]
     scalar = tuple(f"    x{j} = in{j}[0]" in scalars for j in range(len(outside)))
     return FusedSource(source, tuple(g.ufuncs), dims[0], tuple(outputs), key, scalar)
-
-
-def module_shape(outside: Sequence[Instruction], group: Sequence[Instruction], name: str) -> Shape:
-    return _shape(outside, group, name)
-
-
-def _shape(outside: Sequence[Instruction], group: Sequence[Instruction], name: str) -> Shape:
-    for i in (*outside, *group):
-        if i.name == name:
-            return i.shape
-    raise Unsupported(f"no value {name}")
 
 
 def _tiny(t: PrimitiveType) -> str:

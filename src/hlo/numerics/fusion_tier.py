@@ -162,28 +162,34 @@ def _kernel(source: FusedSource) -> _Kernel:
 
 
 class CompiledGroup:
-    """A fused step's function: the interpreted group until the compiled one is ready."""
+    """A fused step's function: the interpreted group until the compiled one is ready. The
+    source is written when the tier starts (the second call, or the first when eager), not at
+    plan time: the first result pays nothing for the tier."""
 
     def __init__(
         self,
-        source: FusedSource,
+        make: Callable[[], FusedSource | None],
         interpreted: Callable[..., Any],
         flush: bool,
         eager: bool,
         single: bool = False,
     ) -> None:
-        """`single`: the step gives its one output alone (a reduce alone), not a tuple."""
-        self.source, self.interpreted, self.flush, self.eager = source, interpreted, flush, eager
+        """`make` writes the source (None: the tier cannot compile the group); `single`: the
+        step gives its one output alone (a reduce alone), not a tuple."""
+        self.make, self.interpreted, self.flush, self.eager = make, interpreted, flush, eager
         self.single = single
-        self.kernel = _kernel(source)
-        self.calls = 0  # interpreted calls while the kernel was not ready
+        self.source: FusedSource | None = None
+        self.unsupported = False
+        self.kernel: _Kernel | None = None
+        self.calls = 0  # calls before the kernel was ready
         self.compiled_calls = 0
 
     def __call__(self, *values: np.ndarray) -> Any:
         kernel = self.kernel
-        if kernel.fn is None and not kernel.failed:
-            self._start(values)
-        if kernel.fn is not None and (not self.flush or subnormals.active()):
+        if kernel is None or (kernel.fn is None and not kernel.failed):
+            kernel = self._start(values)
+        if kernel is not None and kernel.fn is not None and (not self.flush or subnormals.active()):
+            assert self.source is not None
             try:
                 results = kernel.run(values, self.source)
                 self.compiled_calls += 1
@@ -193,20 +199,26 @@ class CompiledGroup:
                 log.debug("hlo.jit: the fused group %s goes back to the interpreter: %s", self.source.key, e)
         return self.interpreted(*values)
 
-    def _start(self, values: Sequence[np.ndarray]) -> None:
+    def _start(self, values: Sequence[np.ndarray]) -> _Kernel | None:
         """Nothing on the first call (the first result is the interpreter's alone, unless eager);
-        from the second: a group an earlier process compiled is loaded now, another compiled
-        in the background while the interpreter goes on."""
-        kernel = self.kernel
+        from the second: the source written, and a group an earlier process compiled loaded now,
+        another compiled in the background while the interpreter goes on."""
+        if self.unsupported:
+            return None
         self.calls += 1
-        types = [np.asarray(v).dtype for v in values]
-        if self.eager:
-            kernel.start(types, background=False)
-            return
-        if self.calls < 2:
-            return
+        if not self.eager and self.calls < 2:
+            return None
+        if self.kernel is None:
+            self.source = self.make()
+            if self.source is None:
+                self.unsupported = True
+                return None
+            self.kernel = _kernel(self.source)
+        kernel = self.kernel
         if not kernel.started:
-            cached = _marker(self.source.key).exists()
-            kernel.start(types, background=not cached)
+            types = [np.asarray(v).dtype for v in values]
+            cached = not self.eager and _marker(kernel.source.key).exists()
+            kernel.start(types, background=not (self.eager or cached))
         if not kernel.done.is_set():
             time.sleep(0)  # let the compiling thread have the GIL
+        return kernel

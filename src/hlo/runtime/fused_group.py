@@ -7,6 +7,8 @@ unfused."""
 
 from __future__ import annotations
 
+import functools
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -21,6 +23,8 @@ from ..numerics.context import RunOptions
 from . import fusion
 from .fusion import closed, group_runner
 from .step import Step
+
+log = logging.getLogger("hlo.jit")
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,12 @@ def group_fn(
     # A value only the reduces read no longer leaves the group (the root always does).
     inside = names | {r.name for r, _ in reduces}
     escaping = [e for e in escaping if e == root or any(u not in inside for u in users.get(e, ()))]
-    source = fused_source.fused_source(
+    unsupported = fused_source.unsupported(group, [by_name[o] for o in reads])
+    if unsupported:
+        log.debug("hlo.jit: the fused group of %s stays on the interpreter: %s", group[-1].name, unsupported)
+        return group_runner(group, fns, outside, escaping, by_name), [], escaping
+    make = functools.partial(
+        fused_source.fused_source,
         tier.module,
         group,
         [fused_source.Reduce(r, kind) for r, kind in reduces],
@@ -79,12 +88,10 @@ def group_fn(
         escaping,
         tier.flush,
     )
-    if source is None:
-        return group_runner(group, fns, outside, escaping, by_name), [], escaping
     kept = list(dict.fromkeys([*escaping, *(r.operands[0] for r, _ in reduces)]))
     run = group_runner(group, fns, outside, kept, by_name)
     interpreted = _with_reduces(run, len(outside), kept, escaping, [r for r, _ in reduces], step_of, reads)
-    compiled = fusion_tier.CompiledGroup(source, interpreted, tier.flush, tier.eager)
+    compiled = fusion_tier.CompiledGroup(make, interpreted, tier.flush, tier.eager)
     return compiled, [r for r, _ in reduces], escaping
 
 
@@ -123,8 +130,7 @@ def lone_reduce(step: Step, by_name: dict[str, Instruction], tier: FusionTier | 
     if kind is None:
         return step
     reads = [operand, by_name[r.operands[1]]]
-    reduce = [fused_source.Reduce(r, kind)]
-    source = fused_source.fused_source(tier.module, [], reduce, reads, [], tier.flush)
-    if source is None:
-        return step
-    return replace(step, fn=fusion_tier.CompiledGroup(source, step.fn, tier.flush, tier.eager, single=True))
+    make = functools.partial(
+        fused_source.fused_source, tier.module, [], [fused_source.Reduce(r, kind)], reads, [], tier.flush
+    )
+    return replace(step, fn=fusion_tier.CompiledGroup(make, step.fn, tier.flush, tier.eager, single=True))
