@@ -231,9 +231,7 @@ def _generate(
     reduce_nodes = []
     for r in reduces:
         x = value[r.instr.operands[0]]
-        if r.kind != "sum" and flush:  # the interpreter flushes a max/min row's elements
-            x = g.add(Node(g.name("n"), nodes[x].type, f"_flush({x}, {_tiny(nodes[x].type)})", [x]))
-        elif nodes[x].load and not nodes[x].expr.startswith("r_in"):
+        if nodes[x].load and not nodes[x].expr.startswith("r_in"):
             x = g.add(Node(g.name("n"), nodes[x].type, x, [x]))  # kept in a buffer
         reduce_nodes.append(x)
     out_vars = [value[name] for name in escaping]
@@ -315,9 +313,13 @@ def _body(
             if a in passes and not nodes[a].ufunc and (node.ufunc or passes[var] > passes[a]):
                 buffered.add(a)
     buffered |= {v for v, n in nodes.items() if n.ufunc}
+    # A ufunc's result the group gives out is written by NumPy's loop into the output itself.
+    home = {v: k for k, v in reversed(list(enumerate(out_vars))) if nodes[v].ufunc}
     rows = max(1, BLOCK_ELEMENTS // max(inner, 1))
     size = rows * inner
-    lines = [f"    b_{v} = np.empty({size}, {type_name(nodes[v].type)})" for v in sorted(buffered)]
+    lines = [
+        f"    b_{v} = np.empty({size}, {type_name(nodes[v].type)})" for v in sorted(buffered - set(home))
+    ]
     for k, r in enumerate(reduces):
         t = type_name(r.instr.shape.element_type)
         width = 64 // np.dtype(r.instr.shape.element_type.numpy_dtype).itemsize
@@ -335,12 +337,15 @@ def _body(
                 source = f"b_{src}[:n]"
                 if nodes[src].load:  # an input with the group's dimensions: its rows
                     source = nodes[src].expr[2:].replace("[iL]", "[base:base + n]")
-                lines.append(f"        _ufunc(fp[{node.row}], {source}, b_{var}[:n])")
+                if src in home:
+                    source = f"out{home[src]}[base:base + n]"
+                target = f"out{home[var]}[base:base + n]" if var in home else f"b_{var}[:n]"
+                lines.append(f"        _ufunc(fp[{node.row}], {source}, {target})")
         body = [v for v, n in nodes.items() if not n.load and not n.ufunc and passes[v] == p]
-        writes = [(k, v) for k, v in enumerate(out_vars) if passes.get(v, 0) == p]
+        writes = [(k, v) for k, v in enumerate(out_vars) if passes.get(v, 0) == p and home.get(v) != k]
         if not body and not writes:
             continue
-        lines += _pass(g, nodes, passes, p, body, writes, buffered, dims, loops)
+        lines += _pass(g, nodes, passes, p, body, writes, buffered, home, dims, loops)
     rows_per_block = math.prod(dims[1:-1])
     n_last = dims[-1]
     for k, (r, x) in enumerate(zip(reduces, reduce_nodes)):
@@ -350,7 +355,10 @@ def _body(
         row = f"b_{x}, q * {n_last}"
         if nodes[x].load:  # an input with the group's dimensions: read where it is
             row = f"{nodes[x].expr[2:].split('[')[0]}, (b0 * {rows_per_block} + q) * {n_last}"
-        result = f"{fn}({row}, {n_last}, {width}, sc{k}, z{k}, {init})"
+        elif x in home:
+            row = f"out{home[x]}, (b0 * {rows_per_block} + q) * {n_last}"
+        ftz = f", {flush}, {_tiny(r.instr.shape.element_type)}" if r.kind != "sum" else ""
+        result = f"{fn}({row}, {n_last}, {width}, sc{k}, z{k}, {init}{ftz})"
         if r.kind != "sum" and flush:
             result = f"_flush({result}, {_tiny(r.instr.shape.element_type)})"
         lines.append(f"        for q in range((b1 - b0) * {rows_per_block}):")
@@ -366,15 +374,15 @@ def _pass(
     body: list[str],
     writes: list[tuple[int, str]],
     buffered: set[str],
+    home: dict[str, int],
     dims: tuple[int, ...],
     loops: list[str],
 ) -> list[str]:
     """One loop over the block's elements: loads, the pass's nodes, buffer and output writes."""
     needed: list[str] = []
-    for v in [*body, *(w for _, w in writes)]:
-        for a in [*nodes[v].args, v]:
-            if a not in needed and a not in body:
-                needed.append(a)
+    for a in [*(a for v in body for a in nodes[v].args), *(v for _, v in writes)]:
+        if a not in needed and a not in body:
+            needed.append(a)
     rank = len(dims)
     if rank == 1:  # the block is one row
         lines, pad = [], "        "
@@ -392,7 +400,10 @@ def _pass(
     rows_in = sorted({nodes[a].expr[2:].split("[")[0] for a in needed if nodes[a].expr.startswith("r_in")})
     lines += [pad + f"r_{x} = {x}[rb:rb + L]" for x in rows_in]
     read = [a for a in needed if not nodes[a].load]
-    lines += [pad + f"r_b_{a} = b_{a}[lb:lb + L]" for a in [*read, *(v for v in body if v in buffered)]]
+    for a in [*read, *(v for v in body if v in buffered)]:
+        lines.append(
+            pad + (f"r_b_{a} = out{home[a]}[rb:rb + L]" if a in home else f"r_b_{a} = b_{a}[lb:lb + L]")
+        )
     lines += [pad + f"r_out{k} = out{k}[rb:rb + L]" for k, _ in writes]
     lines.append(pad + "for iL in range(L):")
     pad += "    "

@@ -5,11 +5,12 @@ kernel (hlo.numerics.vector_sum) and one row's max/min by its rule
 
 `x[lo:lo + n]` is the row; `sc` is scratch of at least 7 rows of `w` lanes (w: 64 bytes of the
 element type); `zero` and `init` are one-element arrays of the type (a scalar argument would
-pass through a double). No software flushing here: the tier runs sums only where the CPU's mode
-flushes, and the caller flushes a max/min row's elements."""
+pass through a double). Sums flush nothing here (the tier runs them only where the CPU's mode
+flushes); a max/min row's elements are flushed in software, as the interpreter does."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 BLOCK = 1024  # as hlo.numerics.vector_sum
@@ -88,44 +89,84 @@ def row_sum(x: Any, lo: int, n: int, w: int, sc: Any, zero: Any, init: Any) -> A
     return init[0] + (s[0] + z)
 
 
-def row_max(x: Any, lo: int, n: int, w: int, sc: Any, fill: Any, init: Any) -> Any:
+def row_max(x: Any, lo: int, n: int, w: int, sc: Any, fill: Any, init: Any, ftz: bool, tiny: Any) -> Any:
     """One row's max as hlo.numerics.vector_extreme: `step(a, b)` is a if a > b else b; lanes
-    folded in order from `fill` (-inf), the last vector padded with it, halved, then the init."""
+    folded in order from `fill` (-inf), the last vector padded with it, halved, then the init.
+    With `ftz` the interpreter flushes the row's elements first; that changes nothing unless
+    the value is NaN, zero or subnormal, so only such a row is folded again, flushed."""
     acc = sc[0]
     f = fill[0]
-    for lane in range(w):
-        acc[lane] = f
-    for v in range((n + w - 1) // w):
+    full = n // w
+    for flushed in range(2 if ftz else 1):
         for lane in range(w):
-            e = v * w + lane
-            b = x[lo + e] if e < n else f
-            acc[lane] = acc[lane] if acc[lane] > b else b
-    half = w // 2
-    while half >= 1:
-        for lane in range(half):
-            a, b = acc[lane], acc[lane + half]
-            acc[lane] = a if a > b else b
-        half //= 2
+            acc[lane] = f
+        if flushed:
+            for e in range(n):
+                b = x[lo + e]
+                if abs(b) < tiny:
+                    b = (b - b) if math.copysign(1.0, b) > 0 else -(b - b)
+                a = acc[e % w]
+                acc[e % w] = a if a > b else b
+        else:
+            for v in range(full):
+                at = lo + v * w
+                for lane in range(w):
+                    a, b = acc[lane], x[at + lane]
+                    acc[lane] = a if a > b else b
+            for e in range(full * w, n):
+                a, b = acc[e % w], x[lo + e]
+                acc[e % w] = a if a > b else b
+        if n > full * w:  # the padding of the last vector
+            for lane in range(n - full * w, w):
+                a = acc[lane]
+                acc[lane] = a if a > f else f
+        half = w // 2
+        while half >= 1:
+            for lane in range(half):
+                a, b = acc[lane], acc[lane + half]
+                acc[lane] = a if a > b else b
+            half //= 2
+        if abs(acc[0]) >= tiny:  # (not NaN, zero or subnormal)
+            break
     a, b = acc[0], init[0]
     return a if a > b else b
 
 
-def row_min(x: Any, lo: int, n: int, w: int, sc: Any, fill: Any, init: Any) -> Any:
+def row_min(x: Any, lo: int, n: int, w: int, sc: Any, fill: Any, init: Any, ftz: bool, tiny: Any) -> Any:
     """row_max's rule for min (`a if a < b else b`, from +inf)."""
     acc = sc[0]
     f = fill[0]
-    for lane in range(w):
-        acc[lane] = f
-    for v in range((n + w - 1) // w):
+    full = n // w
+    for flushed in range(2 if ftz else 1):
         for lane in range(w):
-            e = v * w + lane
-            b = x[lo + e] if e < n else f
-            acc[lane] = acc[lane] if acc[lane] < b else b
-    half = w // 2
-    while half >= 1:
-        for lane in range(half):
-            a, b = acc[lane], acc[lane + half]
-            acc[lane] = a if a < b else b
-        half //= 2
+            acc[lane] = f
+        if flushed:
+            for e in range(n):
+                b = x[lo + e]
+                if abs(b) < tiny:
+                    b = (b - b) if math.copysign(1.0, b) > 0 else -(b - b)
+                a = acc[e % w]
+                acc[e % w] = a if a < b else b
+        else:
+            for v in range(full):
+                at = lo + v * w
+                for lane in range(w):
+                    a, b = acc[lane], x[at + lane]
+                    acc[lane] = a if a < b else b
+            for e in range(full * w, n):
+                a, b = acc[e % w], x[lo + e]
+                acc[e % w] = a if a < b else b
+        if n > full * w:  # the padding of the last vector
+            for lane in range(n - full * w, w):
+                a = acc[lane]
+                acc[lane] = a if a < f else f
+        half = w // 2
+        while half >= 1:
+            for lane in range(half):
+                a, b = acc[lane], acc[lane + half]
+                acc[lane] = a if a < b else b
+            half //= 2
+        if abs(acc[0]) >= tiny:  # (not NaN, zero or subnormal)
+            break
     a, b = acc[0], init[0]
     return a if a < b else b
