@@ -142,10 +142,12 @@ def compile_loop(loop: LoopSource) -> Any:
     return compile_function(loop.source, "loop")
 
 
-def compile_function(source: str, name: str) -> Any:
-    """The numba function `name` of generated source (a loop, or a whole computation:
-    hlo.numerics.jit_entry), with numba's disk cache (raises on any failure)."""
-    text = _PRELUDE + '_jit_cached = njit(cache=True, error_model="numpy")\n\n' + source
+def compile_function(source: str, name: str, nogil: bool = False) -> Any:
+    """The numba function `name` of generated source (a loop, a whole computation:
+    hlo.numerics.jit_entry, a fused group: hlo.numerics.fusion_tier), with numba's disk cache
+    (raises on any failure); `nogil`: it gives up the GIL while it runs (called from threads)."""
+    flags = ", nogil=True" if nogil else ""
+    text = _PRELUDE + f'_jit_cached = njit(cache=True, error_model="numpy"{flags})\n\n' + source
     text += f"\n{name} = _jit_cached({name})\n"
     key = hashlib.sha256(f"{_versions()}\n{text}".encode()).hexdigest()[:24]
     directory = cache_dir() / "jit"

@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..ops.registry import spec
 from .step import Step
+
+if TYPE_CHECKING:
+    from .fused_group import FusionTier
 
 BLOCK_ELEMENTS = 1 << 17  # elements per block: 512 KB of f32, measured best on a 12-op chain (RESULTS.md)
 MIN_ELEMENTS = 2 * BLOCK_ELEMENTS  # smaller arrays gain nothing from blocking
@@ -82,7 +85,7 @@ def groups(
             (
                 gs
                 for gs in choices
-                if gs and _closed([i, *(m for g in gs for m in members[g])], index, by_name)
+                if gs and closed([i, *(m for g in gs for m in members[g])], index, by_name)
             ),
             None,
         )
@@ -99,7 +102,7 @@ def groups(
     return [m for m in members.values() if len(m) > 1]
 
 
-def _closed(candidate: list[Instruction], index: dict[str, int], by_name: dict[str, Instruction]) -> bool:
+def closed(candidate: list[Instruction], index: dict[str, int], by_name: dict[str, Instruction]) -> bool:
     """No operand from outside the set depends on a member of the set (else the set could not
     run as one step), and no broadcast reads a member. The search walks up from the outside
     operands, only through instructions after the set's first member (plan order is a
@@ -238,15 +241,19 @@ def fuse_steps(
     slot_of: dict[str, int],
     slot_count: int,
     folded: AbstractSet[str],
+    tier: FusionTier | None = None,
 ) -> tuple[tuple[Step, ...], int]:
     """The steps with each group replaced by one fused step (writing a tuple of its escaping
-    values to a new slot) and a step per escaping value that takes it out of the tuple; in an
-    order where every value is made before it is used; frees recomputed. Returns the steps and
-    the new slot count."""
+    values, then of the reduces it took in, to a new slot) and a step per value that takes it
+    out of the tuple; in an order where every value is made before it is used; frees
+    recomputed. With `tier`, groups run compiled once ready (hlo.numerics.fusion_tier), with
+    the trailing reduces that read them. Returns the steps and the new slot count."""
+    from .fused_group import group_fn, lone_reduce  # (it builds on this module)
+
     by_name = computation.by_name
     found = groups([s.instruction for s in steps], by_name, folded)
     if not found:
-        return tuple(steps), slot_count
+        return tuple(lone_reduce(s, by_name, tier) for s in steps), slot_count
     users: dict[str, set[str]] = {}
     for s in steps:
         for o in s.instruction.operands:
@@ -254,25 +261,31 @@ def fuse_steps(
     step_of = {s.instruction.name: s for s in steps}
     node_of: dict[str, int] = {}  # instruction name -> node (index into nodes)
     nodes: list[tuple[list[Step], list[str]]] = []  # the steps of a node, the values it reads
+    index = {s.instruction.name: k for k, s in enumerate(steps)}
     for group in found:
         names = {m.name for m in group}
         outside = list(dict.fromkeys(o for m in group for o in m.operands if o not in names))
         escaping = [
             m.name for m in group if m.name == computation.root_name or users.get(m.name, set()) - names
         ]
-        run = group_runner(group, {m.name: step_of[m.name].fn for m in group}, outside, escaping, by_name)
+        fn, reduces, escaping = group_fn(
+            group, outside, escaping, step_of, by_name, index, users, computation.root_name, tier
+        )
+        reads = list(dict.fromkeys([*outside, *(r.operands[1] for r in reduces)]))
         tuple_slot, slot_count = slot_count, slot_count + 1
-        fused = Step(group[-1], run, tuple(slot_of[o] for o in outside), tuple_slot, ())
+        fused = Step(group[-1], fn, tuple(slot_of[o] for o in reads), tuple_slot, ())
         picks = [
-            Step(by_name[name], _pick(j), (tuple_slot,), slot_of[name], ()) for j, name in enumerate(escaping)
+            Step(by_name[name], _pick(j), (tuple_slot,), slot_of[name], ())
+            for j, name in enumerate([*escaping, *(r.name for r in reduces)])
         ]
-        for m in group:
+        for m in [*group, *reduces]:
             node_of[m.name] = len(nodes)
-        nodes.append(([fused, *picks], outside))
+        nodes.append(([fused, *picks], reads))
     for s in steps:
         if s.instruction.name not in node_of:
             node_of[s.instruction.name] = len(nodes)
-            nodes.append(([s], [*s.instruction.operands, *s.instruction.control_predecessors]))
+            operands = [*s.instruction.operands, *s.instruction.control_predecessors]
+            nodes.append(([lone_reduce(s, by_name, tier)], operands))
     ordered: list[Step] = []
     done: set[int] = set()
 

@@ -27,6 +27,7 @@ from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
 from . import constant_fold, cse, fusion, pad_merge, reduce_outputs, straight_line, xla_folds
+from .fused_group import FusionTier
 from .step import Step
 
 # Ops that run even when nothing uses their result.
@@ -252,7 +253,9 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     plan.slot_count = len(order) + 1
     plan.steps = tuple(steps)
     if ctx.options.fuse:
-        plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, set(constants))
+        tier = FusionTier.of(ctx.module, ctx.options)  # (None: jit="off" or no numba)
+        done = set(constants)
+        plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, done, tier)
     plan.root_slot = slot_of[root]
     return plan
 

@@ -1,0 +1,224 @@
+"""The compiled tier of fused groups (hlo.runtime.fusion's loop fusion, with the trailing
+reduces that read a group: XLA's loop and reduction fusions): the group as one numba function
+that walks its rows block by block (hlo.numerics.fused_source), bit for bit the interpreter's
+results. The policy is the loop and entry tiers': the interpreter runs the first call; from the
+second a background thread compiles the group (or, when an earlier process compiled it, the
+call loads it from the disk cache and runs compiled); the compiled function replaces the
+interpreted group between two calls. RunOptions.jit "eager" compiles before the first call,
+"off" keeps the interpreter. A failure to compile or run is logged at debug level and the
+interpreter goes on."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import loop_tier, subnormals, threads
+from .fused_source import FusedSource
+from .jit_codegen import cache_dir
+
+log = logging.getLogger("hlo.jit")
+
+Values = tuple[np.ndarray, ...]
+# Output elements per thread below which one thread runs the group: the groups of a transformer
+# step (256K-1M elements) measured slower on two threads, where BLAS's threads spin on the other
+# core after each dot (RESULTS.md).
+MIN_SPLIT_ELEMENTS = 1 << 21
+
+
+class _Kernel:
+    """One generated group's compiled function, shared by every plan and thread of the process."""
+
+    def __init__(self, source: FusedSource) -> None:
+        self.source = source
+        self.fn: Any = None
+        self.pointers: np.ndarray | None = None
+        self.failed = False
+        self.started = False
+        self.done = threading.Event()
+        self.lock = threading.Lock()
+
+    def start(self, input_types: Sequence[np.dtype], background: bool) -> None:
+        with self.lock:
+            if self.started:
+                return
+            self.started = True
+        if background:
+            thread = threading.Thread(target=self._build, args=(input_types,), name="hlo-jit", daemon=True)
+            loop_tier.track(thread)
+            thread.start()
+        else:
+            self._build(input_types)
+
+    def _build(self, input_types: Sequence[np.dtype]) -> None:
+        try:
+            from . import jit_numba, jit_rows
+
+            digest = hashlib.sha256(Path(str(jit_rows.__file__)).read_bytes()).hexdigest()[:16]
+            text = (
+                f"# row reduces {digest}\nfrom hlo.numerics import jit_rows as _r\n\n{self.source.source}\n"
+            )
+            fn = jit_numba.compile_function(text, "fused", nogil=True)
+            pointers = jit_numba.pointers(self.source.ufuncs)
+            ins = [np.zeros(1, t) for t in input_types]
+            outs = [np.zeros(1, s.element_type.numpy_dtype) for s in self.source.outputs]
+            fn(0, 0, *ins, *outs, pointers)  # compiled (or loaded) for these types now
+            self.pointers, self.fn = pointers, fn
+            _marker(self.source.key).touch()
+        except Exception as e:  # any failure: the interpreter goes on
+            self.failed = True
+            log.debug(
+                "hlo.jit: the fused group %s stays on the interpreter: %s", self.source.key, e, exc_info=True
+            )
+        finally:
+            self.done.set()
+
+    def run(self, values: Sequence[np.ndarray], source: FusedSource) -> Values:
+        """The outputs of the compiled group for the step's inputs; rows split between the cores
+        this thread's device may use when each gets enough of them. (`source`: the caller's; groups
+        that differ only in their number of rows share the function.)"""
+        # (a scalar broadcast folded at plan time is a view of one element: never copied whole)
+        ins = [
+            np.array([np.asarray(v).flat[0]]) if one else np.ascontiguousarray(v).reshape(-1)
+            for v, one in zip(values, source.scalars)
+        ]
+        outs = [np.empty(s.element_count, s.element_type.numpy_dtype) for s in source.outputs]
+        rows = source.rows
+        size = sum(s.element_count for s in source.outputs)
+        parts = min(threads.share(), rows, max(1, size // MIN_SPLIT_ELEMENTS))
+        if parts <= 1:
+            self.fn(0, rows, *ins, *outs, self.pointers)
+        else:
+            _split(self.fn, rows, parts, (*ins, *outs, self.pointers))
+        return tuple(o.reshape(s.dimensions) for o, s in zip(outs, source.outputs))
+
+
+def _split(fn: Any, rows: int, parts: int, args: tuple[Any, ...]) -> None:
+    """fn over rows [0, rows) in `parts` ranges, the last on this thread, the others on the
+    process's worker threads (the function gives up the GIL), each in this thread's
+    flush-to-zero mode. (Threads started per call cost ~0.1-1 ms each under load.)"""
+    flushing = subnormals.active()
+    bounds = [rows * k // parts for k in range(parts + 1)]
+
+    def part(k: int) -> None:
+        with subnormals.flushing_subnormals(flushing):
+            fn(bounds[k], bounds[k + 1], *args)
+
+    futures = [_pool(parts - 1).submit(part, k) for k in range(parts - 1)]
+    try:
+        part(parts - 1)
+    finally:
+        for f in futures:
+            f.result()  # (raises the worker's error here)
+
+
+_pools: dict[int, ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    """The process's worker threads for split groups (at least `workers` of them)."""
+    with _pools_lock:
+        size = max(_pools, default=0)
+        if size < workers:
+            _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="hlo-fused")
+            size = workers
+        return _pools[size]
+
+
+@functools.cache
+def _numba_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("numba")
+    except Exception:
+        return "?"
+
+
+def _marker(key: str) -> Path:
+    """A file that says a process compiled the group into the disk cache."""
+    directory = cache_dir() / "jit"
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory / f"fused-{key}-{_numba_version()}.ready"
+
+
+_kernels: dict[str, _Kernel] = {}
+_kernels_lock = threading.Lock()
+
+
+def _kernel(source: FusedSource) -> _Kernel:
+    with _kernels_lock:
+        return _kernels.setdefault(source.key, _Kernel(source))
+
+
+class CompiledGroup:
+    """A fused step's function: the interpreted group until the compiled one is ready. The
+    source is written when the tier starts (the second call, or the first when eager), not at
+    plan time: the first result pays nothing for the tier."""
+
+    def __init__(
+        self,
+        make: Callable[[], FusedSource | None],
+        interpreted: Callable[..., Any],
+        flush: bool,
+        eager: bool,
+        single: bool = False,
+    ) -> None:
+        """`make` writes the source (None: the tier cannot compile the group); `single`: the
+        step gives its one output alone (a reduce alone), not a tuple."""
+        self.make, self.interpreted, self.flush, self.eager = make, interpreted, flush, eager
+        self.single = single
+        self.source: FusedSource | None = None
+        self.unsupported = False
+        self.kernel: _Kernel | None = None
+        self.calls = 0  # calls before the kernel was ready
+        self.compiled_calls = 0
+
+    def __call__(self, *values: np.ndarray) -> Any:
+        kernel = self.kernel
+        if kernel is None or (kernel.fn is None and not kernel.failed):
+            kernel = self._start(values)
+        if kernel is not None and kernel.fn is not None and (not self.flush or subnormals.active()):
+            assert self.source is not None
+            try:
+                results = kernel.run(values, self.source)
+                self.compiled_calls += 1
+                return results[0] if self.single else results
+            except Exception as e:
+                kernel.failed, kernel.fn = True, None
+                log.debug("hlo.jit: the fused group %s goes back to the interpreter: %s", self.source.key, e)
+        return self.interpreted(*values)
+
+    def _start(self, values: Sequence[np.ndarray]) -> _Kernel | None:
+        """Nothing on the first call (the first result is the interpreter's alone, unless eager);
+        from the second: the source written, and a group an earlier process compiled loaded now,
+        another compiled in the background while the interpreter goes on."""
+        if self.unsupported:
+            return None
+        self.calls += 1
+        if not self.eager and self.calls < 2:
+            return None
+        if self.kernel is None:
+            self.source = self.make()
+            if self.source is None:
+                self.unsupported = True
+                return None
+            self.kernel = _kernel(self.source)
+        kernel = self.kernel
+        if not kernel.started:
+            types = [np.asarray(v).dtype for v in values]
+            cached = not self.eager and _marker(kernel.source.key).exists()
+            kernel.start(types, background=not (self.eager or cached))
+        if not kernel.done.is_set():
+            time.sleep(0)  # let the compiling thread have the GIL
+        return kernel
