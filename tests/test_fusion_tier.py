@@ -13,7 +13,7 @@ import pytest
 import hlo
 from hlo.numerics import entry_tier, fused_source, fusion_tier, jit_numba
 from hlo.numerics.context import RunOptions
-from hlo.runtime import fusion
+from hlo.runtime import fused_group, fusion
 from test_engine_programs import leaves, load
 
 pytest.importorskip("numba")
@@ -245,6 +245,7 @@ def test_auto_compiles_from_the_second_call(monkeypatch: pytest.MonkeyPatch) -> 
     """jit="auto": the first call is the interpreter's alone; the second starts the compilation
     (in the background) and the calls after it run compiled once it is ready."""
     monkeypatch.setattr(fusion_tier, "_kernels", {})
+    monkeypatch.setattr(fused_group, "AUTO_MIN_ELEMENTS", 1000)
     module = hlo.parse_module(group_text("f32", 300, 1000, 9))
     args = [special_values("f32", (300, 1000), k) for k in range(2)]
     args += [special_values("f32", (1000,), 2), np.float32(2)]
@@ -259,6 +260,14 @@ def test_auto_compiles_from_the_second_call(monkeypatch: pytest.MonkeyPatch) -> 
         assert g.kernel.done.wait(120)
     assert_same_bits(expected, executable(*args))
     assert all(g.kernel.fn is not None for g in groups)
+
+
+def test_auto_leaves_small_groups_to_the_interpreter() -> None:
+    """jit="auto" compiles only groups of AUTO_MIN_ELEMENTS or more; "eager" compiles them all."""
+    module = hlo.parse_module(group_text("f32", 300, 1000, 9))
+    assert fused_group.AUTO_MIN_ELEMENTS > 300 * 1000
+    assert not compiled_groups(hlo.compile_module(module, RunOptions(jit="auto")))
+    assert compiled_groups(hlo.compile_module(module, RunOptions(jit="eager")))
 
 
 INTEGER_OPS = {

@@ -25,6 +25,12 @@ from .fusion import closed, group_runner
 from .step import Step
 
 log = logging.getLogger("hlo.jit")
+# jit="auto" compiles groups (and lone reduces) of at least this many elements: a group's
+# compilation takes about a second of the interpreter's GIL while it runs in the background, and
+# the smaller groups of a training step gained nothing measurable compiled (MLP step 0.98-1.14x,
+# transformer 0.9x of the interpreter's time) while their first process ran 5x slower until the
+# compilations ended (RESULTS.md, the compiled fusion tier). jit="eager" compiles every group.
+AUTO_MIN_ELEMENTS = 1 << 21
 
 
 @dataclass(frozen=True)
@@ -58,7 +64,7 @@ def group_fn(
     """The fused step's function of the values it reads (`outside`, then the init values of
     the reduces it took in), those reduces, and the values it gives (then the reduces')."""
     fns = {m.name: step_of[m.name].fn for m in group}
-    if tier is None:
+    if tier is None or not (tier.eager or group[-1].shape.element_count >= AUTO_MIN_ELEMENTS):
         return group_runner(group, fns, outside, escaping, by_name), [], escaping
     dims = tuple(group[-1].shape.dimensions)
     names = {m.name for m in group}
@@ -124,7 +130,8 @@ def lone_reduce(step: Step, by_name: dict[str, Instruction], tier: FusionTier | 
     if tier is None or r.opcode is not Opcode.REDUCE or len(r.operands) != 2:
         return step
     operand = by_name[r.operands[0]]
-    if not operand.shape.is_array or operand.shape.element_count < fusion.MIN_ELEMENTS:
+    least = fusion.MIN_ELEMENTS if tier.eager else max(fusion.MIN_ELEMENTS, AUTO_MIN_ELEMENTS)
+    if not operand.shape.is_array or operand.shape.element_count < least:
         return step
     kind = fused_source.reduce_kind(r, tier.module, tuple(operand.shape.dimensions))
     if kind is None:
