@@ -1,7 +1,8 @@
 """Dot operands of 64K elements and more are read for subnormals rather than copied flushed
 (hlo.numerics.linear._contiguous): XLA:CPU's bits still (tests/golden/dot_operands, made by
 tools/make_dot_operand_fixtures.py), and no copy of an operand that needs none; a large
-convolution's patch matrix copied positions innermost."""
+convolution's patch matrix copied positions innermost; a weight gradient's made a few features
+at a time."""
 
 from __future__ import annotations
 
@@ -77,3 +78,21 @@ def test_a_large_convolutions_patches_copied_positions_innermost_give_xla_cpus_b
     assert linear.LARGE_GEMM <= 48 * 48 * 64 * 32 * 9  # (the product of one image)
     got = hlo.run(module, x, k, jit="off")
     assert np.asarray(got).tobytes() == data["out0"].tobytes()
+
+
+def test_a_weight_gradients_patch_matrix_goes_a_few_features_at_a_time() -> None:
+    """LeNet's first weight gradient: one image whose patch matrix (25 rows, 3.7 MB) is above
+    PATCH_BYTES is made in pieces of input features, never whole, and gives XLA:CPU's values
+    (small integers: exact in any order)."""
+    module = hlo.parse_module((FIXTURES / "weight_gradient.hlo").read_text())
+    data = np.load(FIXTURES / "weight_gradient.npz")
+    x, g = data["arg0"], data["arg1"]
+    whole = 25 * 64 * 24 * 24 * 4  # the patch matrix: positions x (features * window)
+    assert whole > linear.PATCH_BYTES
+    hlo.run(module, x, g, jit="off")
+    tracemalloc.start()
+    got = hlo.run(module, x, g, jit="off")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert np.asarray(got).tobytes() == data["out0"].tobytes()
+    assert peak < whole

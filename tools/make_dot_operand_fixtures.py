@@ -1,8 +1,9 @@
-"""Make tests/golden/dot_operands/large_dots.npz and large_conv.npz: dots of operands large
-enough (64K elements and more) that hlo reads them for subnormals instead of copying them flushed
-(hlo.numerics.linear._contiguous), one with its rhs contracted on its last dimension (a copy
-into C order), with XLA:CPU's outputs, for tests/test_dot_operands.py. Dev only: needs jax
-(../shared/ORACLE.md).
+"""Make tests/golden/dot_operands/large_dots.npz, large_conv.npz and weight_gradient.npz: dots
+of operands large enough (64K elements and more) that hlo reads them for subnormals instead of
+copying them flushed (hlo.numerics.linear._contiguous), one with its rhs contracted on its last
+dimension (a copy into C order), and a convolution whose one image's patch matrix is made a few
+input features at a time (a LeNet weight gradient), with XLA:CPU's outputs, for
+tests/test_dot_operands.py. Dev only: needs jax (../shared/ORACLE.md).
 
     python tools/make_dot_operand_fixtures.py
 
@@ -43,6 +44,17 @@ ENTRY main {
 }
 """
 
+# A weight gradient as jax writes LeNet's first one: the batch (64) is the contracted feature, the
+# window the whole image: one image whose patch matrix (25 x 36864, 3.7 MB) is made in pieces.
+GRAD_TEXT = """HloModule weight_gradient
+
+ENTRY main {
+  x = f32[64,1,28,28] parameter(0)
+  g = f32[64,6,24,24] parameter(1)
+  ROOT c = f32[6,1,5,5] convolution(x, g), window={size=24x24}, dim_labels=fb01_io01->fb01
+}
+"""
+
 
 def inputs(rng: np.random.Generator) -> list[np.ndarray]:
     def ints(*shape: int) -> np.ndarray:
@@ -77,8 +89,14 @@ def run_xla(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
 def main() -> None:
     rng = np.random.default_rng(0)
     conv_args = [rng.integers(-4, 5, s).astype(np.float32) for s in ((2, 32, 48, 48), (64, 32, 3, 3))]
+    grad_rng = np.random.default_rng(1)
+    grad_args = [grad_rng.integers(-4, 5, s).astype(np.float32) for s in ((64, 1, 28, 28), (64, 6, 24, 24))]
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, text, args in (("large_dots", TEXT, inputs(rng)), ("large_conv", CONV_TEXT, conv_args)):
+    for name, text, args in (
+        ("large_dots", TEXT, inputs(rng)),
+        ("large_conv", CONV_TEXT, conv_args),
+        ("weight_gradient", GRAD_TEXT, grad_args),
+    ):
         outs = run_xla(text, args)
         (OUT / f"{name}.hlo").write_text(text)
         arrays = {f"arg{k}": x for k, x in enumerate(args)} | {f"out{k}": o for k, o in enumerate(outs)}

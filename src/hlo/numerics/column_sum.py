@@ -72,20 +72,41 @@ def column_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flus
 
 
 def _chunked(x: np.ndarray, flush: Flush) -> np.ndarray:
-    """[slices, rows, cols] -> [slices, cols], through chunks of CHUNK_BYTES of rows."""
+    """[slices, rows, cols] -> [slices, cols], through chunks of CHUNK_BYTES of rows. The chunks'
+    sums go into the next kernel run's sub-block sums a slab at a time (that run adds them 16 at
+    a time in order from zero, whatever comes before or after): a [4096, 4096] sum held its 512
+    chunk sums (8 MB) for a 16 KB result, now their 32 sub-block sums (512 KB)."""
     slices, rows, cols = x.shape
     per = CHUNK_BYTES // (cols * x.dtype.itemsize)
     if rows <= per:
         return _kernel(x, flush)
     full = rows // per
-    whole = x[:, : full * per].reshape(slices * full, per, cols)
-    if flush is None and per < BLOCK:
-        parts = _slabs(whole).reshape(slices, full, cols)
-    else:
-        parts = _kernel(whole, flush).reshape(slices, full, cols)
+    sub = GROUP * GROUP
+    streamed = full // sub * sub if full + (rows > full * per) > GROUP else 0  # (few: one group)
+    subs = np.empty((slices, streamed // sub, cols), x.dtype)
+    step = -(-max(1, SLAB_BYTES // (per * cols * x.dtype.itemsize)) // sub) * sub
+    for a in range(0, streamed, step):
+        b = min(streamed, a + step)
+        sums = _sums(x[:, a * per : b * per].reshape(slices * (b - a), per, cols), flush)
+        grouped = _groups(sums.reshape(slices, b - a, cols), flush).reshape(
+            slices, (b - a) // sub, GROUP, cols
+        )
+        subs[:, a // sub : b // sub] = _chains(grouped, flush)
+        del sums, grouped
+    rest = [_sums(x[:, streamed * per : full * per].reshape(-1, per, cols), flush).reshape(slices, -1, cols)]
     if rows > full * per:
-        parts = np.concatenate([parts, _kernel(x[:, full * per :], flush)[:, None]], axis=1)
-    return _kernel(parts, flush)
+        rest.append(_kernel(x[:, full * per :], flush)[:, None])
+    parts = np.concatenate(rest, axis=1)
+    if not streamed:
+        return _kernel(parts, flush)
+    return _join(subs, parts, flush)
+
+
+def _sums(chunks: np.ndarray, flush: Flush) -> np.ndarray:
+    """[chunks, per, cols] -> [chunks, cols]: each chunk's kernel run."""
+    if flush is None and chunks.shape[1] < BLOCK and len(chunks):
+        return _slabs(chunks)
+    return _kernel(chunks, flush)
 
 
 def _slabs(x: np.ndarray) -> np.ndarray:
@@ -148,26 +169,33 @@ def _kernel(x: np.ndarray, flush: Flush) -> np.ndarray:
     s, rows, cols = x.shape
     if rows <= GROUP:
         return _groups(x, flush)[:, 0]
-    count = rows // BLOCK
-    zeros = np.zeros((s, cols), x.dtype)
+    whole = rows // (GROUP * GROUP)
+    subs = _chains(_groups(x[:, : whole * GROUP * GROUP], flush).reshape(s, whole, GROUP, cols), flush)
+    return _join(subs, x[:, whole * GROUP * GROUP :], flush)
+
+
+def _join(subs: np.ndarray, rest: np.ndarray, flush: Flush) -> np.ndarray:
+    """The end of a kernel run of more than GROUP rows, from its sub-block sums [s, n, cols]
+    and the rows after them [s, r, cols]."""
+    if rest.shape[1] >= GROUP * GROUP:  # (whole sub-blocks among the rows after)
+        more = rest.shape[1] // (GROUP * GROUP) * GROUP * GROUP
+        extra = _chains(_groups(rest[:, :more], flush).reshape(len(rest), -1, GROUP, rest.shape[2]), flush)
+        subs, rest = np.concatenate([subs, extra], axis=1), rest[:, more:]
+    s, n, cols = subs.shape
+    per_block = BLOCK // (GROUP * GROUP)
+    count = n // per_block
+    zeros = np.zeros((s, cols), subs.dtype)
     total, c, plain = zeros, zeros, zeros
     if count:
-        subs = _chains(_groups(x[:, : count * BLOCK], flush).reshape(s, count, -1, GROUP, cols), flush)
-        blocks = _in_order(subs, flush)  # [s, count, cols]
+        blocks = _in_order(subs[:, : count * per_block].reshape(s, count, per_block, cols), flush)
         total, c, plain = kahan(blocks, zeros, flush)  # column by column
     tail = zeros
-    rest = x[:, count * BLOCK :]
+    if n > count * per_block:
+        tail = _in_order(subs[:, count * per_block :], flush)
     if rest.shape[1]:
-        whole = rest.shape[1] // (GROUP * GROUP)
-        if whole:
-            subs = _chains(
-                _groups(rest[:, : whole * GROUP * GROUP], flush).reshape(s, whole, GROUP, cols), flush
-            )
-            tail = _in_order(subs, flush)
-        if rest.shape[1] > whole * GROUP * GROUP:
-            tail = _add(tail, _in_order(_groups(rest[:, whole * GROUP * GROUP :], flush), flush), flush)
+        tail = _add(tail, _in_order(_groups(rest, flush), flush), flush)
     if not count:  # no compensation yet: 0 + (tail - 0) is tail + 0, in one pass
-        return _add(tail, x.dtype.type(0), flush)
+        return _add(tail, subs.dtype.type(0), flush)
     result = _add(total, _sub(tail, c, flush), flush)
     bad = ~np.isfinite(result)
     if bad.any():  # inf - inf in the compensation: XLA:CPU keeps the plain sum's inf or NaN

@@ -248,24 +248,59 @@ def convolution(
         # LARGE_GEMM: OpenBLAS's small-matrix kernels differ by transposition, and in bits.)
         rows_first = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
         positions_last = [1, 2, *range(3 + spatial, 3 + 2 * spatial), 0, *range(3, 3 + spatial)]
+        # One image's patch matrix above PATCH_BYTES with few rows (a weight gradient: the
+        # batch is the contracted feature, the window the whole image) goes a few input
+        # features at a time, the products summed: another order of the same sum (within
+        # tolerance of XLA:CPU, whose own order is not reproduced); tall matrices are kept whole
+        # (their bits are pinned: tests/golden/dot_operands).
+        pieces = 1
+        if groups == 1 and p < MIN_ROWS and p * ig * kk * dtype.itemsize > PATCH_BYTES:
+            step, pieces = 1, min(ig, -(-p * ig * kk * dtype.itemsize // PATCH_BYTES))
+        per = -(-ig // pieces)
         for b0 in range(0, n, step):
             b1 = min(n, b0 + step)
-            split = patches_of(x[b0:b1]).reshape(b1 - b0, groups, ig, *positions, *kernel)  # (a view)
-            if (b1 - b0) * p * og * ig * kk >= LARGE_GEMM:
-                cols = (
-                    split.transpose(positions_last).reshape(groups, ig * kk, (b1 - b0) * p).transpose(0, 2, 1)
+            product = None
+            for c0 in range(0, ig, per):
+                c1 = min(ig, c0 + per)
+                piece = _patch_product(
+                    patches_of(x[b0:b1, c0:c1] if per < ig else x[b0:b1]),
+                    filters[:, c0 * kk : c1 * kk],
+                    (b1 - b0, groups, c1 - c0, *positions, *kernel),
+                    og,
+                    rows_first,
+                    positions_last,
                 )
-            else:
-                cols = split.transpose(rows_first).reshape(groups, (b1 - b0) * p, ig * kk)  # the one copy
-            with blas_small.sized((b1 - b0) * p, og, ig * kk):
-                product = np.matmul(cols, filters)  # (G, images*P, Og)
+                product = piece if product is None else np.add(product, piece, out=product)
+                del piece
+            assert product is not None
             if flush_product:
                 product = _flushed(product, in_place=True)
             out[b0:b1] = (
                 product.reshape(groups, b1 - b0, p, og).transpose(1, 0, 3, 2).reshape(b1 - b0, o, *positions)
             )
-            del split, cols, product  # (before the next chunk's are made: one chunk's temporaries at a time)
+            del product  # (before the next chunk's are made: one chunk's temporaries at a time)
     order = [dnums.output_batch_dimension, dnums.output_feature_dimension, *dnums.output_spatial_dimensions]
     final = np.empty(len(order), dtype=int)
     final[order] = np.arange(len(order))
     return _finish(out.transpose(final), result, False)
+
+
+def _patch_product(
+    patches: np.ndarray,
+    filters: np.ndarray,
+    shape: tuple[int, ...],
+    og: int,
+    rows_first: Sequence[int],
+    positions_last: Sequence[int],
+) -> np.ndarray:
+    """(G, images*P, Og): the patch matrix of `patches` (N, C, P..., K...) times `filters`."""
+    images, groups, ig = shape[:3]
+    spatial = (len(shape) - 3) // 2
+    p, kk = math.prod(shape[3 : 3 + spatial]), math.prod(shape[3 + spatial :])
+    split = patches.reshape(shape)  # (a view)
+    if images * p * og * ig * kk >= LARGE_GEMM:
+        cols = split.transpose(positions_last).reshape(groups, ig * kk, images * p).transpose(0, 2, 1)
+    else:
+        cols = split.transpose(rows_first).reshape(groups, images * p, ig * kk)  # the one copy
+    with blas_small.sized(images * p, og, ig * kk):
+        return np.asarray(np.matmul(cols, filters))

@@ -21,6 +21,7 @@ from ..ir.opcode import Opcode
 from . import bits, numerics
 from .computations import lifted
 from .context import KernelContext
+from .packed_order import gather, stable_order
 
 Comparator = Callable[..., Any]
 
@@ -128,7 +129,13 @@ def sort_fn(
         if moved[0].shape[-1] <= 1 or moved[0].size == 0:
             results = list(operands)
         else:
-            if key is not None:
+            one_key = (
+                (lambda ms: key(ms[0])) if key is not None else keys[0] if keys and len(keys) == 1 else None
+            )
+            packed = stable_order(one_key, moved) if one_key is not None else None
+            if packed is not None:  # (an int32 order, in about the operand's memory)
+                order = packed
+            elif key is not None:
                 order = np.argsort(key(moved[0]), axis=-1, kind="stable")
             elif keys is not None:
                 # lexsort: the last key is the primary one; stable like XLA's stable sort
@@ -137,7 +144,8 @@ def sort_fn(
                 assert less is not None
                 order = merge_sort_order(moved, less)
                 _check_strict_weak_order(less, [np.take_along_axis(m, order, axis=-1) for m in moved])
-            results = [np.moveaxis(np.take_along_axis(m, order, axis=-1), -1, dimension) for m in moved]
+            take = gather if order.dtype == np.int32 else lambda m, o: np.take_along_axis(m, o, axis=-1)
+            results = [np.moveaxis(take(m, order), -1, dimension) for m in moved]
         return tuple(results) if len(results) > 1 else results[0]
 
     return run
