@@ -18,7 +18,7 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import column_sum, numerics, split_extreme, split_sum, subnormals, vector_extreme
+from . import column_sum, numerics, split_extreme, split_sum, subnormals, vector_extreme, window_vector
 from .column_extreme import column_extreme
 from .computations import Reducer, accumulate_dtype, component_reducer, lifted, recognise_reducer
 from .context import KernelContext
@@ -214,6 +214,8 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
                 tiled = _window_as_reduce(values[0], inits[0], window, flush)
                 if tiled is not None:
                     return tiled
+                if window_vector.applies(values[0], window):
+                    return window_vector.fold(values[0], inits[0], window, flush)
             return fold_window_known(reducer.opcode, reducer.combine, values[0], inits[0], window, flush)
         assert apply is not None
         results = fold_window(apply, values, inits, window)
