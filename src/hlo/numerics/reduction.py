@@ -1,8 +1,8 @@
 """Reductions: reduce and reduce-window over any computation, in XLA:CPU's order wherever the
 order can show: float reduces as its tree rewrite or its vector kernels run them
 (hlo.numerics.tree_reduce, vector_sum, column_sum, split_sum; float sums over windows that
-tile the operand as the reduce XLA:CPU makes of them),
-windows folded from the init value (hlo.numerics.window_fold; variadic reduces:
+tile the operand as the reduce XLA:CPU makes of them; window rows XLA:CPU vectorizes in its
+vector loop's order, hlo.numerics.window_vector), windows folded from the init value (hlo.numerics.window_fold; variadic reduces:
 hlo.numerics.ordered_fold), scans as its scan rewrite runs them (hlo.numerics.scan); a
 recognised reducer steps as its NumPy function in the element type, any other computation
 runs lifted to arrays. Integer and predicate reduces with a recognised
