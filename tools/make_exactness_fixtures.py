@@ -586,10 +586,18 @@ def _row_sums() -> Iterator[Case]:
     side, base dilation on the minor dimension. Not modelled (within rounding): a major
     dimension of 100+ positions, padding or window dilation on the minor one."""
     rng = np.random.default_rng(48)
-    for t, lengths in (("f32", (100, 131, 102, 138, 173, 209, 246, 599, 600, 601, 1054)), ("f64", (100, 131, 102, 138, 599, 600))):
+    for t, lengths in (
+        ("f32", (100, 131, 102, 138, 173, 209, 246, 599, 600, 601, 1054)),
+        ("f64", (100, 131, 102, 138, 599, 600)),
+    ):
         for k, n in enumerate(lengths):
             init = ("0", "1.5", "-0")[k % 3]
-            yield _row_sum(t, (2, n + 20), f"size=1x{n}", init), [_powers(t, (2, n + 20), rng, 24)], [t, t], True
+            yield (
+                _row_sum(t, (2, n + 20), f"size=1x{n}", init),
+                [_powers(t, (2, n + 20), rng, 24)],
+                [t, t],
+                True,
+            )
     exact = [((5, 230), "size=3x200", True), ((4, 5, 170), "size=2x3x150", True), ((3, 300), "size=2x120 pad=1_0x0_0", True),
              ((2, 300), "size=1x120 stride=1x7", True), ((2, 100), "size=1x150 lhs_dilate=1x2", True), ((20, 20), "size=10x10", True),
              ((24, 24), "size=16x16", True), ((220, 3), "size=200x1", False), ((110, 5), "size=100x3", False),

@@ -2,11 +2,11 @@
 order can show: float reduces as its tree rewrite or its vector kernels run them
 (hlo.numerics.tree_reduce, vector_sum, column_sum, split_sum; float sums over windows that
 tile the operand as the reduce XLA:CPU makes of them; window rows XLA:CPU vectorizes in its
-vector loop's order, hlo.numerics.window_vector), windows folded from the init value (hlo.numerics.window_fold; variadic reduces:
-hlo.numerics.ordered_fold), scans as its scan rewrite runs them (hlo.numerics.scan); a
-recognised reducer steps as its NumPy function in the element type, any other computation
-runs lifted to arrays. Integer and predicate reduces with a recognised
-reducer, where no order changes the result, are one NumPy reduce."""
+vector loop's order, hlo.numerics.window_vector), windows folded from the init value
+(hlo.numerics.window_fold; variadic reduces: hlo.numerics.ordered_fold), scans as its scan
+rewrite runs them (hlo.numerics.scan); a recognised reducer steps as its NumPy function in the
+element type, any other computation runs lifted to arrays. Integer and predicate reduces with
+a recognised reducer, where no order changes the result, are one NumPy reduce."""
 
 from __future__ import annotations
 
