@@ -533,7 +533,8 @@ def family_window_sums() -> Iterator[Case]:
     whose operand has 4096+ elements: XLA:CPU hands them to YNNPACK as a reduce of the operand
     cut into windows, in the vector kernels' order (hlo.numerics.reduction._window_as_reduce):
     1-D, 2-D and 3-D windows, elements past the last whole window, init values, signed zeros,
-    infinities, NaN. Also windows that stay in order: 4095 elements, overlapping windows."""
+    infinities, NaN. Also windows that stay in order: 4095 elements, overlapping windows; and
+    windows whose rows XLA:CPU vectorizes (_row_sums)."""
     rng = np.random.default_rng(47)
     cases = [("f32", (64, 64), (16, 16), "1.5"), ("f32", (64, 200), (1, 64), "0"), ("f32", (4096,), (4,), "1.5"),
              ("f64", (64, 64), (1, 16), "-2"), ("f32", (64, 64), (4, 1), "0"), ("f32", (32, 32, 8), (2, 2, 2), "0.5"),
@@ -556,6 +557,60 @@ def family_window_sums() -> Iterator[Case]:
         x[4:8, :] = -0.0
         for init in ("0", "-0"):
             yield _window_sum(t, (64, 96), (4, 32), (4, 32), init), [x], [t, t], True
+    yield from _row_sums()
+
+
+def _row_sum(t: str, shape: tuple[int, ...], window: str, init: str) -> str:
+    """A reduce-window sum over `shape` with `window` (size, stride, pad, dilations as in HLO text)."""
+    fields = dict(f.split("=") for f in window.split())
+
+    def per_dim(key: str, default: str) -> list[str]:
+        return fields.get(key, "x".join([default] * len(shape))).split("x")
+
+    out = []
+    for n, k, st, pad, base, dil in zip(shape, per_dim("size", "1"), per_dim("stride", "1"), per_dim("pad", "0_0"),
+                                        per_dim("lhs_dilate", "1"), per_dim("rhs_dilate", "1")):  # fmt: skip
+        lo, hi = map(int, pad.split("_"))
+        span = (int(k) - 1) * int(dil) + 1
+        out.append(((n - 1) * int(base) + 1 + lo + hi - span) // int(st) + 1)
+    return _with(_computation("f", t, "add(p, q)"),
+                 f"  x = {t}[{','.join(map(str, shape))}] parameter(0)\n  z = {t}[] constant({init})\n"
+                 f"  ROOT r = {t}[{','.join(map(str, out))}] reduce-window(x, z), window={{{window}}}, to_apply=f")  # fmt: skip
+
+
+def _row_sums() -> Iterator[Case]:
+    """Sums whose minor window dimension has 100+ positions: XLA:CPU vectorizes the loop over it
+    (hlo.numerics.window_vector): every class of the elements left past the last round of 32
+    (f32) or 16 (f64), rows of 2-D and 3-D windows, padding of a major dimension, strides, init
+    values, signed zeros, infinities, NaN. Folded in order: 2-D windows under 100 positions a
+    side, base dilation on the minor dimension. Not modelled (within rounding): a major
+    dimension of 100+ positions, padding or window dilation on the minor one."""
+    rng = np.random.default_rng(48)
+    for t, lengths in (
+        ("f32", (100, 131, 102, 138, 173, 209, 246, 599, 600, 601, 1054)),
+        ("f64", (100, 131, 102, 138, 599, 600)),
+    ):
+        for k, n in enumerate(lengths):
+            init = ("0", "1.5", "-0")[k % 3]
+            yield (
+                _row_sum(t, (2, n + 20), f"size=1x{n}", init),
+                [_powers(t, (2, n + 20), rng, 24)],
+                [t, t],
+                True,
+            )
+    exact = [((5, 230), "size=3x200", True), ((4, 5, 170), "size=2x3x150", True), ((3, 300), "size=2x120 pad=1_0x0_0", True),
+             ((2, 300), "size=1x120 stride=1x7", True), ((2, 100), "size=1x150 lhs_dilate=1x2", True), ((20, 20), "size=10x10", True),
+             ((24, 24), "size=16x16", True), ((220, 3), "size=200x1", False), ((110, 5), "size=100x3", False),
+             ((2, 200), "size=1x150 pad=0_0x20_20", False), ((2, 300), "size=1x120 rhs_dilate=1x2", False)]  # fmt: skip
+    for t in ("f32", "f64"):
+        for shape, window, pinned in exact:
+            x = _powers(t, shape, rng, 24)
+            x = x if pinned else np.abs(x)  # no cancellation: the order not modelled stays within tolerance
+            yield _row_sum(t, shape, window, "1.5"), [x], [t, t], pinned
+        yield _row_sum(t, (2, 300), "size=1x137", "-0"), [np.full((2, 300), -0.0, DTYPES[t])], [t, t], True
+        x = _powers(t, (2, 300), rng, 24)
+        x[0, 5], x[1, 50], x[1, 80], x[0, 200] = np.inf, -np.inf, np.inf, np.nan
+        yield _row_sum(t, (2, 300), "size=1x137", "0"), [x], [t, t], True
 
 
 def family_long_reduces() -> Iterator[Case]:

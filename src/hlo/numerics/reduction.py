@@ -1,12 +1,12 @@
 """Reductions: reduce and reduce-window over any computation, in XLA:CPU's order wherever the
 order can show: float reduces as its tree rewrite or its vector kernels run them
 (hlo.numerics.tree_reduce, vector_sum, column_sum, split_sum; float sums over windows that
-tile the operand as the reduce XLA:CPU makes of them),
-windows folded from the init value (hlo.numerics.window_fold; variadic reduces:
-hlo.numerics.ordered_fold), scans as its scan rewrite runs them (hlo.numerics.scan); a
-recognised reducer steps as its NumPy function in the element type, any other computation
-runs lifted to arrays. Integer and predicate reduces with a recognised
-reducer, where no order changes the result, are one NumPy reduce."""
+tile the operand as the reduce XLA:CPU makes of them; window rows XLA:CPU vectorizes in its
+vector loop's order, hlo.numerics.window_vector), windows folded from the init value
+(hlo.numerics.window_fold; variadic reduces: hlo.numerics.ordered_fold), scans as its scan
+rewrite runs them (hlo.numerics.scan); a recognised reducer steps as its NumPy function in the
+element type, any other computation runs lifted to arrays. Integer and predicate reduces with
+a recognised reducer, where no order changes the result, are one NumPy reduce."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import column_sum, numerics, split_extreme, split_sum, subnormals, vector_extreme
+from . import column_sum, numerics, split_extreme, split_sum, subnormals, vector_extreme, window_vector
 from .column_extreme import column_extreme
 from .computations import Reducer, accumulate_dtype, component_reducer, lifted, recognise_reducer
 from .context import KernelContext
@@ -214,6 +214,8 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
                 tiled = _window_as_reduce(values[0], inits[0], window, flush)
                 if tiled is not None:
                     return tiled
+                if window_vector.applies(values[0], window):
+                    return window_vector.fold(values[0], inits[0], window, flush)
             return fold_window_known(reducer.opcode, reducer.combine, values[0], inits[0], window, flush)
         assert apply is not None
         results = fold_window(apply, values, inits, window)

@@ -1,0 +1,136 @@
+"""Float reduce-window sums whose rows XLA:CPU's code generator vectorizes: when the minor window
+dimension spans 100 positions or more (fewer are unrolled and folded in order), the loop over it
+becomes a vector loop of running sums, so each row of a window is summed in that loop's order,
+the sum so far entering as the start of the row (tests/golden/ops/exact_window_sums.npz).
+
+The row's elements go in turn into `lanes` running sums (f32: 32, four vectors of 8; f64: 16,
+four vectors of 4), the sum so far in the first; the vectors are added in order and their lanes
+halved until one is left. The fewer than `lanes` elements past the last whole round then go,
+`tail` at a time, into a vector of `tail` lanes holding the sum so far in its first, halved
+again; the last ones are added one by one. `tail` depends only on how many are left (_TAILS).
+Each running sum is one shifted pass over every window at once (hlo.numerics.window_fold).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..ir.attrs import Window
+from . import subnormals
+from .window_fold import Flush, Slices, output_dims, passes
+from .window_order import positions
+
+MIN_ROW = 100  # positions of the minor window dimension from which XLA:CPU vectorizes it
+# the vector width (lanes of one vector) and the lanes of the vector loop, by element type
+_SHAPES = {np.dtype(np.float32): (8, 32), np.dtype(np.float64): (4, 16)}
+# the width of the vector taking the elements left after the last whole round, by their count
+# (seen with XLA:CPU's fixtures; with fewer than 4 left they are added one by one)
+_TAILS = {
+    np.dtype(np.float32): (0,) * 4 + (2,) * 4 + (4,) * 8 + (8,) * 4 + (4,) * 4 + (8,) * 4 + (4,) * 4,
+    np.dtype(np.float64): (0,) * 4 + (2,) * 4 + (4,) * 8,
+}
+
+
+def applies(x: np.ndarray, window: Window) -> bool:
+    """Whether this sum's window rows are vectorized in the order modelled here: an f32/f64
+    operand, a minor window dimension of 100+ positions with no padding or dilation, the other
+    dimensions under 100 positions with no dilation (padding there skips whole rows), the
+    positions folded row-major."""
+    return x.dtype in _SHAPES and x.size > 0 and _applies(x.shape, window)
+
+
+@functools.lru_cache(maxsize=256)
+def _applies(shape: tuple[int, ...], window: Window) -> bool:
+    dims = window.dimensions
+    if not dims:
+        return False
+    minor = dims[-1]
+    if minor.size < MIN_ROW or minor.padding_low or minor.padding_high:
+        return False
+    if any(d.base_dilation != 1 or d.window_dilation != 1 for d in dims):
+        return False
+    if any(d.size >= MIN_ROW for d in dims[:-1]):
+        return False  # a major dimension of 100+ positions is vectorized another way (not pinned)
+    count = output_dims(shape, window)
+    if 0 in count:
+        return False
+    order = list(positions(shape, window, count))
+    return order == sorted(order)
+
+
+Add = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def fold(x: np.ndarray, init: np.ndarray, window: Window, flush: Flush | None) -> np.ndarray:
+    """The reduce-window sum of `x` from `init`, each row in XLA:CPU's vector-loop order; with
+    `flush` (XLA:CPU's flush-to-zero) every element and partial sum flushed (by the CPU's mode
+    when it is on: NumPy's sums then flush as XLA:CPU's do)."""
+    add: Add = np.add
+    if flush is not None:
+        init = flush(init)
+        if not subnormals.active():
+            x = flush(x)
+            add = functools.partial(_flushed, flush)
+    acc = np.array(np.broadcast_to(init, output_dims(x.shape, window)), dtype=x.dtype)
+    width = window.dimensions[-1].size
+    steps = passes(x.shape, window)
+    for start in range(0, len(steps), width):  # one row of every window per chunk
+        row = steps[start : start + width]
+        out = row[0][0]
+        acc[out] = _row(acc[out], x, [at for _, at in row], add)
+    return acc
+
+
+def _flushed(flush: Flush, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return flush(np.add(a, b))
+
+
+def _row(acc: np.ndarray, x: np.ndarray, reads: Sequence[Slices], add: Add) -> np.ndarray:
+    """acc plus one row of each window, the row's k-th elements being `x[reads[k]]`."""
+    width, lanes = _SHAPES[x.dtype]
+    whole = len(reads) // lanes * lanes
+    if whole:
+        sums = [_lane(acc if lane == 0 else None, x, reads[lane:whole:lanes], add) for lane in range(lanes)]
+        vectors = [sums[v * width : (v + 1) * width] for v in range(lanes // width)]
+        joined = vectors[0]
+        for vector in vectors[1:]:
+            joined = [add(a, b) for a, b in zip(joined, vector)]
+        acc = _halved(joined, add)
+    left = reads[whole:]
+    tail = _TAILS[x.dtype][len(left)]
+    if tail:
+        done = len(left) // tail * tail
+        acc = _halved(
+            [_lane(acc if lane == 0 else None, x, left[lane:done:tail], add) for lane in range(tail)], add
+        )
+        left = left[done:]
+    for at in left:
+        acc = add(acc, x[at])
+    return acc
+
+
+def _lane(start: np.ndarray | None, x: np.ndarray, reads: Sequence[Slices], add: Add) -> np.ndarray:
+    """One running sum: `start` (or, for the lanes that start empty, the first element: the
+    vector loop's neutral start adds nothing, not even to a -0) plus each read in turn."""
+    if start is None:
+        total = np.array(x[reads[0]])
+        reads = reads[1:]
+    else:
+        total = np.array(start)
+    for at in reads:
+        if add is np.add:
+            np.add(total, x[at], out=total)
+        else:
+            total = add(total, x[at])
+    return total
+
+
+def _halved(lanes: list[np.ndarray], add: Add) -> np.ndarray:
+    """A vector's lanes added as XLA:CPU reduces it: the upper half onto the lower, repeatedly."""
+    while len(lanes) > 1:
+        half = len(lanes) // 2
+        lanes = [add(a, b) for a, b in zip(lanes[:half], lanes[half:])]
+    return lanes[0]
