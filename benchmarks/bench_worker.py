@@ -136,6 +136,7 @@ def run_hlo(text_path: Path, args: list[Any], opts: argparse.Namespace) -> tuple
         "first_peak_rss": first_peak,
         "live_set": live_set_bytes(module),
         "traced_peak": traced,
+        "argument_bytes": sum(int(getattr(a, "nbytes", 0)) for a in leaves(args)),
         **timed,
     }
     return report, saved

@@ -146,7 +146,13 @@ def _traced(runs: list[dict[str, Any]]) -> str:
     if not peaks:
         return "-"
     live = runs[0]["live_set"]
-    ratio = f" ({max(peaks) / live:.2g}x)" if live else ""
+    ratio = f" ({max(peaks) / live:.2g}x" if live else " ("
+    # The peak memory of a run against the plan's largest live set, the arguments (live the
+    # whole run) counted on both sides: a reduce's live set alone is its result, a few bytes.
+    arguments = runs[0].get("argument_bytes")
+    if arguments is not None and live + arguments:
+        ratio += f"; with the arguments {(max(peaks) + arguments) / (live + arguments):.2g}x"
+    ratio = ratio + ")" if ratio != " (" else ""
     return _mb(max(peaks)) + ratio
 
 
@@ -157,7 +163,7 @@ def report(results: list[dict[str, Any]], titles: dict[str, str]) -> str:
         + "".join(f"{LABELS[v]} | ratio | " for v in variants)
         + "ratio of best times (hlo) | XLA:CPU first | hlo first | ratio | hlo first: parse / plan / run "
         "| peak RSS, MB: XLA / hlo "
-        "| MB a run adds: XLA / hlo / live set | hlo's traced peak, MB (x live set) |\n"
+        "| MB a run adds: XLA / hlo / live set | hlo's traced peak, MB (x live set; with the arguments) |\n"
         + "|---" * (10 + 2 * len(variants))
         + "|\n"
     )
