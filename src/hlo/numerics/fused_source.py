@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,10 +27,10 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
+from .fused_nodes import Elements, Node
+from .fused_scope import SCALAR_OPS, UFUNC_OPS, Reduce
 from .jit_codegen import (
     GENERATOR_VERSION,
-    TYPES,
-    Gen,
     Unsupported,
     Val,
     emitter_for,
@@ -39,81 +39,10 @@ from .jit_codegen import (
     type_name,
 )
 from .jit_ops import UFUNCS
-from .vector_sum import MIN_ELEMENTS, SPLIT_RESULTS
 
 Op = Opcode
 BLOCK_ELEMENTS = 1 << 14  # elements per block: the buffers of a block stay in the core's L2
 VERSION = "1"
-# Unary ops that are NumPy ufuncs: (pre-expression, ufunc, post-expression) as jit_ops emits them
-_UFUNC_OPS: dict[Opcode, tuple[str | None, str, str | None]] = {
-    Op.LOGISTIC: ("-{a}", "exp", "{t}(1) / ({t}(1) + {a})"),
-    Op.RSQRT: (None, "sqrt", "{t}(1) / {a}"),
-}
-_SCALAR_OPS = frozenset(
-    {Op.ADD, Op.SUBTRACT, Op.MULTIPLY, Op.DIVIDE, Op.MAXIMUM, Op.MINIMUM, Op.AND, Op.OR, Op.XOR,
-     Op.SHIFT_LEFT, Op.SHIFT_RIGHT_LOGICAL, Op.SHIFT_RIGHT_ARITHMETIC, Op.REMAINDER,
-     Op.NEGATE, Op.ABS, Op.NOT, Op.SIGN, Op.IS_FINITE, Op.COMPARE, Op.SELECT, Op.CLAMP, Op.CONVERT}
-)  # fmt: skip
-
-
-_TAKEN = _SCALAR_OPS | set(UFUNCS) | set(_UFUNC_OPS) | {Op.BROADCAST}
-
-
-@dataclass
-class Node:
-    """One value per element: `expr` (a scalar expression of other nodes' variables), a load
-    (`expr` reads an input at the element), or a ufunc over the block (`ufunc`, of `args[0]`)."""
-
-    var: str
-    type: PrimitiveType
-    expr: str = ""
-    args: list[str] = field(default_factory=list)
-    load: bool = False
-    ufunc: str = ""
-    row: int = -1  # the ufunc's row of `fp`
-
-
-class _Elements(Gen):
-    """A Gen whose elementwise results are scalar nodes (the emitters' expressions kept)."""
-
-    def __init__(self, module: Module, flush: bool, rank: int) -> None:
-        super().__init__(module, flush)
-        self.nodes: dict[str, Node] = {}
-        self.result_rank = rank
-
-    def add(self, node: Node) -> str:
-        self.nodes[node.var] = node
-        return node.var
-
-    def elementwise(self, shape: Shape, args: list[Val], expr: Callable[..., str]) -> Val:
-        t = shape.element_type
-        var = self.name("n")
-        text = f"{type_name(t)}({expr(*(a.var for a in args))})"
-        self.add(Node(var, t, text, [a.var for a in args]))
-        return Val(shape, var)
-
-    def ufunc_node(self, name: str, x: Val) -> str:
-        t = x.shape.element_type
-        if not t.is_floating_point:
-            raise Unsupported(f"{name} of a non-float")
-        operand = self.nodes[x.var]
-        if operand.load and not operand.expr.startswith("r_"):  # a scalar or a broadcast: in a buffer
-            x = Val(x.shape, self.add(Node(self.name("n"), t, x.var, [x.var])))
-        return self.add(Node(self.name("n"), t, args=[x.var], ufunc=name, row=self.ufunc(name, t)))
-
-    def template(self, shape: Shape, x: str, text: str) -> str:
-        t = shape.element_type
-        expr = f"{type_name(t)}({text.format(a=x, t=type_name(t))})"
-        return self.add(Node(self.name("n"), t, expr, [x]))
-
-
-@dataclass(frozen=True)
-class Reduce:
-    """A reduce over the trailing dimension of a member: its instruction, the kind (sum, max
-    or min) and the outside value that is its init."""
-
-    instr: Instruction
-    kind: str
 
 
 @dataclass(frozen=True)
@@ -126,37 +55,6 @@ class FusedSource:
     outputs: tuple[Shape, ...]  # escaping values, then reduce results
     key: str
     scalars: tuple[bool, ...] = ()  # per input: only its first element is read
-
-
-def reduce_kind(instr: Instruction, module: Module, dims: tuple[int, ...]) -> str | None:
-    """ "sum", "max" or "min" for a reduce the tier takes: one f32/f64 operand of the group's
-    dimensions, reduced over the trailing one only (longer than 1) by a plain add, maximum or
-    minimum, with more than 3 results (those cut into chunks are left to the interpreter)."""
-    from .computations import recognise_reducer
-
-    if instr.opcode is not Op.REDUCE or len(instr.operands) != 2:
-        return None
-    if tuple(instr.attrs["dimensions"]) != (len(dims) - 1,) or dims[-1] < 2 or len(dims) < 2:
-        return None
-    if instr.shape.element_type not in (PrimitiveType.F32, PrimitiveType.F64):
-        return None
-    if math.prod(dims[:-1]) <= SPLIT_RESULTS or math.prod(dims) < MIN_ELEMENTS:
-        return None  # cut into chunks; or XLA:CPU's tree order (hlo.numerics.tree_reduce)
-    reducer = recognise_reducer(module.computation(instr.attrs["to_apply"]))
-    kinds = {Op.ADD: "sum", Op.MAXIMUM: "max", Op.MINIMUM: "min"}
-    return None if reducer is None else kinds.get(reducer.opcode)
-
-
-def unsupported(members: Sequence[Instruction], outside: Sequence[Instruction]) -> str:
-    """Why the tier cannot take a group ("" if it may): checked at plan time, without writing
-    the source (which may still find a form it does not take, e.g. a total-order compare)."""
-    for i in (*members, *outside):
-        if i.shape.element_type not in TYPES:
-            return f"element type {i.shape.element_type.text}"
-    for m in members:
-        if m.opcode not in _TAKEN:
-            return m.opcode.text
-    return ""
 
 
 def fused_source(
@@ -189,7 +87,7 @@ def _generate(
     # (no members: a reduce alone, of an outside value)
     dims = tuple((group[-1] if group else outside[0]).shape.dimensions)
     rank = len(dims)
-    g = _Elements(module, flush, rank)
+    g = Elements(module, flush, rank)
     inner = math.prod(dims[1:])
     loops = [f"i{d}" for d in range(rank)]
     value: dict[str, str] = {}  # instruction name -> node variable
@@ -211,8 +109,8 @@ def _generate(
             value[m.name] = _broadcast(g, m, index_of, value, dims, outside)
             continue
         args = [Val(shapes[o], value[o]) for o in m.operands]
-        if m.opcode in _UFUNC_OPS:
-            pre, name, post = _UFUNC_OPS[m.opcode]
+        if m.opcode in UFUNC_OPS:
+            pre, name, post = UFUNC_OPS[m.opcode]
             x = args[0].var if pre is None else g.template(m.shape, args[0].var, pre)
             u = g.ufunc_node(name, Val(m.shape, x))
             value[m.name] = g.template(m.shape, u, post) if post else u
@@ -220,7 +118,7 @@ def _generate(
         if m.opcode in UFUNCS:
             value[m.name] = g.ufunc_node(UFUNCS[m.opcode], args[0])
             continue
-        if m.opcode not in _SCALAR_OPS or emitter_for(m.opcode) is None:
+        if m.opcode not in SCALAR_OPS or emitter_for(m.opcode) is None:
             raise Unsupported(m.opcode.text)
         emitter = emitter_for(m.opcode)
         assert emitter is not None
@@ -262,7 +160,7 @@ def _tiny(t: PrimitiveType) -> str:
 
 
 def _broadcast(
-    g: _Elements,
+    g: Elements,
     m: Instruction,
     index_of: dict[str, int],
     value: dict[str, str],
@@ -293,7 +191,7 @@ def _passes(nodes: dict[str, Node]) -> dict[str, int]:
 
 
 def _body(
-    g: _Elements,
+    g: Elements,
     nodes: dict[str, Node],
     passes: dict[str, int],
     out_vars: list[str],
@@ -367,7 +265,7 @@ def _body(
 
 
 def _pass(
-    g: _Elements,
+    g: Elements,
     nodes: dict[str, Node],
     passes: dict[str, int],
     p: int,

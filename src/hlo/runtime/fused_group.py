@@ -18,7 +18,7 @@ import numpy as np
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from ..numerics import fused_source, fusion_tier, loop_tier
+from ..numerics import fused_scope, fused_source, fusion_tier, loop_tier
 from ..numerics.context import RunOptions
 from . import fusion
 from .fusion import closed, group_runner
@@ -73,7 +73,7 @@ def group_fn(
         r = s.instruction
         if r.opcode is not Opcode.REDUCE or r.operands[0] not in names:
             continue
-        kind = fused_source.reduce_kind(r, tier.module, dims)
+        kind = fused_scope.reduce_kind(r, tier.module, dims)
         taken = [*group, *(x for x, _ in reduces), r]
         if kind is not None and closed(taken, index, by_name):
             reduces.append((r, kind))
@@ -81,7 +81,7 @@ def group_fn(
     # A value only the reduces read no longer leaves the group (the root always does).
     inside = names | {r.name for r, _ in reduces}
     escaping = [e for e in escaping if e == root or any(u not in inside for u in users.get(e, ()))]
-    unsupported = fused_source.unsupported(group, [by_name[o] for o in reads])
+    unsupported = fused_scope.unsupported(group, [by_name[o] for o in reads])
     if unsupported:
         log.debug("hlo.jit: the fused group of %s stays on the interpreter: %s", group[-1].name, unsupported)
         return group_runner(group, fns, outside, escaping, by_name), [], escaping
@@ -89,7 +89,7 @@ def group_fn(
         fused_source.fused_source,
         tier.module,
         group,
-        [fused_source.Reduce(r, kind) for r, kind in reduces],
+        [fused_scope.Reduce(r, kind) for r, kind in reduces],
         [by_name[o] for o in reads],
         escaping,
         tier.flush,
@@ -133,11 +133,11 @@ def lone_reduce(step: Step, by_name: dict[str, Instruction], tier: FusionTier | 
     least = fusion.MIN_ELEMENTS if tier.eager else max(fusion.MIN_ELEMENTS, AUTO_MIN_ELEMENTS)
     if not operand.shape.is_array or operand.shape.element_count < least:
         return step
-    kind = fused_source.reduce_kind(r, tier.module, tuple(operand.shape.dimensions))
+    kind = fused_scope.reduce_kind(r, tier.module, tuple(operand.shape.dimensions))
     if kind is None:
         return step
     reads = [operand, by_name[r.operands[1]]]
     make = functools.partial(
-        fused_source.fused_source, tier.module, [], [fused_source.Reduce(r, kind)], reads, [], tier.flush
+        fused_source.fused_source, tier.module, [], [fused_scope.Reduce(r, kind)], reads, [], tier.flush
     )
     return replace(step, fn=fusion_tier.CompiledGroup(make, step.fn, tier.flush, tier.eager, single=True))
