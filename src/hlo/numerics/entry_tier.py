@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..ir.module import Module
-from . import loop_tier, subnormals
+from . import jit_kernel, loop_tier, subnormals
 from .context import RunOptions
 from .jit_codegen import cache_dir
 from .jit_entry import EntrySource, entry_source, qualifies, small_shape
@@ -85,7 +85,7 @@ class _Kernel:
             fn(args)
             return
         thread = threading.Thread(target=fn, args=(args,), name="hlo-jit", daemon=True)
-        loop_tier.track(thread)
+        jit_kernel.track(thread)
         thread.start()
 
     def _prepare(self, args: list[Any]) -> None:

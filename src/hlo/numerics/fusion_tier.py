@@ -22,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from . import loop_tier, subnormals, threads
+from . import subnormals, threads
 from .fused_source import FusedSource
 from .jit_codegen import cache_dir
+from .jit_kernel import CompiledKernel
 
 log = logging.getLogger("hlo.jit")
 
@@ -35,52 +36,29 @@ Values = tuple[np.ndarray, ...]
 MIN_SPLIT_ELEMENTS = 1 << 21
 
 
-class _Kernel:
+class _Kernel(CompiledKernel):
     """One generated group's compiled function, shared by every plan and thread of the process."""
 
+    what = "fused group"
+
     def __init__(self, source: FusedSource) -> None:
+        super().__init__(source.key)
         self.source = source
-        self.fn: Any = None
-        self.pointers: np.ndarray | None = None
-        self.failed = False
-        self.started = False
-        self.done = threading.Event()
-        self.lock = threading.Lock()
 
-    def start(self, input_types: Sequence[np.dtype], background: bool) -> None:
-        with self.lock:
-            if self.started:
-                return
-            self.started = True
-        if background:
-            thread = threading.Thread(target=self._build, args=(input_types,), name="hlo-jit", daemon=True)
-            loop_tier.track(thread)
-            thread.start()
-        else:
-            self._build(input_types)
+    def compile(self, input_types: Sequence[np.dtype]) -> tuple[Any, np.ndarray]:
+        from . import jit_numba, jit_rows
 
-    def _build(self, input_types: Sequence[np.dtype]) -> None:
-        try:
-            from . import jit_numba, jit_rows
+        digest = hashlib.sha256(Path(str(jit_rows.__file__)).read_bytes()).hexdigest()[:16]
+        text = f"# row reduces {digest}\nfrom hlo.numerics import jit_rows as _r\n\n{self.source.source}\n"
+        fn = jit_numba.compile_function(text, "fused", nogil=True)
+        pointers = jit_numba.pointers(self.source.ufuncs)
+        ins = [np.zeros(1, t) for t in input_types]
+        outs = [np.zeros(1, s.element_type.numpy_dtype) for s in self.source.outputs]
+        fn(0, 0, *ins, *outs, pointers)  # compiled (or loaded) for these types now
+        return fn, pointers
 
-            digest = hashlib.sha256(Path(str(jit_rows.__file__)).read_bytes()).hexdigest()[:16]
-            text = (
-                f"# row reduces {digest}\nfrom hlo.numerics import jit_rows as _r\n\n{self.source.source}\n"
-            )
-            fn = jit_numba.compile_function(text, "fused", nogil=True)
-            pointers = jit_numba.pointers(self.source.ufuncs)
-            ins = [np.zeros(1, t) for t in input_types]
-            outs = [np.zeros(1, s.element_type.numpy_dtype) for s in self.source.outputs]
-            fn(0, 0, *ins, *outs, pointers)  # compiled (or loaded) for these types now
-            self.pointers, self.fn = pointers, fn
-            _marker(self.source.key).touch()
-        except Exception as e:  # any failure: the interpreter goes on
-            self.failed = True
-            log.debug(
-                "hlo.jit: the fused group %s stays on the interpreter: %s", self.source.key, e, exc_info=True
-            )
-        finally:
-            self.done.set()
+    def marker(self) -> Path:
+        return _marker(self.source.key)
 
     def run(self, values: Sequence[np.ndarray], source: FusedSource) -> Values:
         """The outputs of the compiled group for the step's inputs; rows split between the cores

@@ -10,7 +10,6 @@ for a loop the tier cannot run."""
 
 from __future__ import annotations
 
-import atexit
 import functools
 import importlib.util
 import logging
@@ -26,6 +25,7 @@ from ..ir.instruction import Instruction
 from . import subnormals
 from .context import KernelContext
 from .jit_codegen import LoopSource, cache_dir, loop_source
+from .jit_kernel import CompiledKernel
 
 log = logging.getLogger("hlo.jit")
 
@@ -45,63 +45,30 @@ def numba_installed() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-class _Kernel:
+class _Kernel(CompiledKernel):
     """One generated loop's compiled function, shared by every thread and plan of the process."""
 
+    what = "loop"
+
     def __init__(self, source: LoopSource) -> None:
+        super().__init__(source.key)
         self.source = source
-        self.fn: Any = None
-        self.pointers: np.ndarray | None = None
-        self.failed = False
-        self.started = False
-        self.done = threading.Event()
-        self.lock = threading.Lock()
         self.on_disk: bool | None = None  # whether a process compiled it before (looked up once)
 
-    def start(self, state: Any, background: bool) -> None:
-        with self.lock:
-            if self.started:
-                return
-            self.started = True
-        if background:
-            thread = threading.Thread(target=self._build, args=(state,), name="hlo-jit", daemon=True)
-            _threads.append(thread)
-            thread.start()
-        else:
-            self._build(state)
+    def compile(self, state: Any) -> tuple[Any, np.ndarray]:
+        from . import jit_numba
 
-    def _build(self, state: Any) -> None:
-        try:
-            from . import jit_numba
+        fn = jit_numba.compile_loop(self.source)
+        pointers = jit_numba.pointers(self.source.ufuncs)
+        fn(*_leaves(self.source, state), *_constants(self.source), pointers, 0)  # compile/load now
+        return fn, pointers
 
-            fn = jit_numba.compile_loop(self.source)
-            pointers = jit_numba.pointers(self.source.ufuncs)
-            fn(*_leaves(self.source, state), *_constants(self.source), pointers, 0)  # compile/load now
-            self.pointers, self.fn = pointers, fn
-            _marker(self.source).touch()
-        except Exception as e:  # any failure: the interpreter goes on
-            self.failed = True
-            log.debug("hlo.jit: the loop %s stays on the interpreter: %s", self.source.key, e, exc_info=True)
-        finally:
-            self.done.set()
+    def marker(self) -> Path:
+        return _marker(self.source)
 
 
 _kernels: dict[str, _Kernel] = {}  # by the generated source (loops differing in constants share one)
 _kernels_lock = threading.Lock()
-_threads: list[threading.Thread] = []
-
-
-@atexit.register
-def _wait_for_compilations() -> None:
-    """Let a compilation under way end before the interpreter does (numba's compiler running
-    in a thread while Python shuts down can crash the process)."""
-    for thread in _threads:
-        thread.join(timeout=10)
-
-
-def track(thread: threading.Thread) -> None:
-    """A compiling thread to wait for at exit (hlo.numerics.entry_tier's too)."""
-    _threads.append(thread)
 
 
 def _marker(source: LoopSource) -> Path:

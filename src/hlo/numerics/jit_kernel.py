@@ -1,0 +1,77 @@
+"""What the compiled tiers' kernels share: one generated function compiled once per process, at
+once or in a background thread, used by every plan and thread once `fn` is set; a failure marks
+it failed and the interpreter goes on. Compiling threads are waited for at exit (numba's compiler
+running while Python shuts down can crash the process)."""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger("hlo.jit")
+_threads: list[threading.Thread] = []
+
+
+@atexit.register
+def _wait_for_compilations() -> None:
+    for thread in _threads:
+        thread.join(timeout=10)
+
+
+def track(thread: threading.Thread) -> None:
+    """A compiling thread to wait for at exit (the entry tier's too)."""
+    _threads.append(thread)
+
+
+class CompiledKernel:
+    """A kernel of the loop or fusion tier. Subclasses say how to compile (`compile`: the
+    function and its ufunc pointer table, called once; it also compiles or loads the function
+    for the argument types) and where the disk-cache marker is (`marker`)."""
+
+    what = "kernel"  # (for the debug log line)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self.fn: Any = None
+        self.pointers: np.ndarray | None = None
+        self.failed = False
+        self.started = False
+        self.done = threading.Event()
+        self.lock = threading.Lock()
+
+    def start(self, arg: Any, background: bool) -> None:
+        """Compile (once per process), in a background thread or now."""
+        with self.lock:
+            if self.started:
+                return
+            self.started = True
+        if background:
+            thread = threading.Thread(target=self._build, args=(arg,), name="hlo-jit", daemon=True)
+            track(thread)
+            thread.start()
+        else:
+            self._build(arg)
+
+    def _build(self, arg: Any) -> None:
+        try:
+            fn, pointers = self.compile(arg)
+            self.pointers, self.fn = pointers, fn
+            self.marker().touch()
+        except Exception as e:  # any failure: the interpreter goes on
+            self.failed = True
+            log.debug(
+                "hlo.jit: the %s %s stays on the interpreter: %s", self.what, self.key, e, exc_info=True
+            )
+        finally:
+            self.done.set()
+
+    def compile(self, arg: Any) -> tuple[Any, np.ndarray]:
+        raise NotImplementedError
+
+    def marker(self) -> Path:
+        raise NotImplementedError
