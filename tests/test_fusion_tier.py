@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import hlo
-from hlo.numerics import entry_tier, fused_source, fusion_tier, jit_numba
+from hlo.numerics import entry_tier, fused_source, fusion_tier, jit_codegen, jit_numba
 from hlo.numerics.context import RunOptions
 from hlo.runtime import fused_group, fusion
 from test_engine_programs import leaves, load
@@ -214,6 +214,46 @@ def test_a_group_the_tier_cannot_compile_stays_on_the_interpreter(caplog: pytest
     assert not compiled_groups(compiled)
     assert "stays on the interpreter: atan2" in caplog.text
     assert_same_bits(hlo.run(module, x, jit="off"), compiled(x))
+
+
+@pytest.mark.parametrize(
+    ("error", "logged"),
+    [
+        (jit_codegen.Unsupported, "the fused group of total stays on the interpreter: a form refused"),
+        (RuntimeError, "a fused group stays on the interpreter: a form refused"),
+    ],
+)
+def test_a_lone_reduce_the_tier_cannot_write_stays_on_the_interpreter(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, error: type[Exception], logged: str
+) -> None:
+    """A large row sum no group makes is compiled alone; a form its generator refuses (the log
+    names the reduce: the group has no members to name), or a failure of the generator itself,
+    leaves it interpreted."""
+
+    def refuse(*args: object) -> None:
+        raise error("a form refused for the test")
+
+    monkeypatch.setattr(fused_source, "_generate", refuse)
+    module = hlo.parse_module(LONE_SUM)
+    x = special_values("f32", (64, 5000), 0)
+    with caplog.at_level(logging.DEBUG, logger="hlo.jit"):
+        compiled = hlo.compile_module(module, RunOptions(jit="eager"))
+        assert compiled_groups(compiled)
+        got = compiled(x)
+    assert logged in caplog.text
+    assert_same_bits(hlo.run(module, x, jit="off"), got)
+    np.testing.assert_allclose(got, x.astype(np.float64).sum(axis=1), rtol=1e-5)
+
+
+LONE_SUM = """
+HloModule lone
+add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }
+ENTRY e {
+  x = f32[64,5000] parameter(0)
+  zero = f32[] constant(0)
+  ROOT total = f32[64] reduce(x, zero), dimensions={1}, to_apply=add
+}
+"""
 
 
 def test_a_failed_compilation_falls_back(

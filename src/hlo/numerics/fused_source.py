@@ -72,7 +72,8 @@ def fused_source(
     try:
         return _generate(module, group, reduces, outside, escaping, flush)
     except Unsupported as e:
-        log.debug("hlo.jit: the fused group of %s stays on the interpreter: %s", group[-1].name, e)
+        last = group[-1] if group else reduces[0].instr  # (no members: a reduce alone)
+        log.debug("hlo.jit: the fused group of %s stays on the interpreter: %s", last.name, e)
         return None
 
 

@@ -187,7 +187,11 @@ class CompiledGroup:
         if not self.eager and self.calls < 2:
             return None
         if self.kernel is None:
-            self.source = self.make()
+            try:
+                self.source = self.make()
+            except Exception as e:  # (a generator's own bug must not fail the run)
+                log.debug("hlo.jit: a fused group stays on the interpreter: %s", e, exc_info=True)
+                self.source = None
             if self.source is None:
                 self.unsupported = True
                 return None
