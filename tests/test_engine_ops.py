@@ -96,7 +96,7 @@ def test_op_matches_xla_cpu_with_software_flushing(family: str, k: int, monkeypa
     check_case(family, k)
 
 
-def check_case(family: str, k: int) -> None:
+def check_case(family: str, k: int, options: hlo.RunOptions | None = None) -> None:
     d = data(family)
     text = str(d[f"case{k}_hlo"])
     types = [str(t) for t in d[f"case{k}_types"]]
@@ -106,7 +106,7 @@ def check_case(family: str, k: int) -> None:
         args.append(decode(d[f"case{k}_arg{j}"], types[j]))
         j += 1
     want = decode(d[f"case{k}_out"], types[-1])
-    executable = hlo.compile_module(hlo.parse_module(text))
+    executable = hlo.compile_module(hlo.parse_module(text), options)
     got = executable(*args)
     again = executable(*args)  # the second call runs the plan's generated code (runtime/straight_line.py)
     assert same_bits(again, got).all()

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import hlo
+import test_engine_ops
 from hlo.numerics import entry_tier, fused_source, fusion_tier, jit_codegen, jit_numba
 from hlo.numerics.context import RunOptions
 from hlo.runtime import fused_group, fusion
@@ -389,3 +390,58 @@ def test_groups_differing_only_in_rows_share_a_function(monkeypatch: pytest.Monk
     groups = compiled_groups(compiled)
     assert len(groups) == 2 and groups[0].kernel is groups[1].kernel
     assert [g.compiled_calls for g in groups] == [1, 1]
+
+
+FLOOR_AND_CEIL = """HloModule m
+ENTRY e {
+  x = f32[300,100] parameter(0)
+  y = f32[300,100] parameter(1)
+  f = f32[300,100] floor(x)
+  a = f32[300,100] multiply(f, y)
+  c = f32[300,100] ceil(x)
+  b = f32[300,100] multiply(c, y)
+  ROOT t = (f32[300,100], f32[300,100]) tuple(a, b)
+}
+"""
+
+
+def test_groups_differing_only_in_their_numpy_loops_keep_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """floor(x)*y and ceil(x)*y are the same source but for the NumPy loop they call: each group
+    runs its own (the second ran the first one's floor once: a silent wrong answer)."""
+    monkeypatch.setattr(entry_tier, "for_entry", lambda module, options: None)  # (small values)
+    monkeypatch.setattr(fusion, "MIN_ELEMENTS", 2)
+    module = hlo.parse_module(FLOOR_AND_CEIL)
+    x, y = special_values("f32", (300, 100), 3), special_values("f32", (300, 100), 4)
+    compiled = hlo.compile_module(module, RunOptions(jit="eager"))
+    assert_same_bits(hlo.run(module, x, y, jit="off"), compiled(x, y))
+    assert [g.compiled_calls for g in compiled_groups(compiled)] == [1, 1]
+
+
+@pytest.mark.parametrize(("family", "k"), test_engine_ops.cases(), ids=lambda x: str(x))
+def test_op_fixtures_hold_with_the_tier_forced_on(
+    family: str, k: int, tiny_blocks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every op fixture against XLA:CPU with the tier forced on: blocks of a few elements and a
+    single instruction made a group, so each elementwise op, compare, convert and trailing reduce
+    the tier takes runs compiled (about 600 cases; the others stay interpreted)."""
+    monkeypatch.setattr(entry_tier, "for_entry", lambda module, options: None)
+    monkeypatch.setattr(fusion, "MIN_MEMBERS", 1)
+    test_engine_ops.check_case(family, k, RunOptions(jit="eager"))
+
+
+def test_the_forced_op_fixtures_compile(tiny_blocks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forced-on fixtures above really run compiled (a refused group would pass trivially):
+    the f32 cases of the elementwise, compare and convert families."""
+    monkeypatch.setattr(entry_tier, "for_entry", lambda module, options: None)
+    monkeypatch.setattr(fusion, "MIN_MEMBERS", 1)
+    for family in ("elementwise_unary", "elementwise_binary", "compare", "convert"):
+        d = test_engine_ops.data(family)
+        k = next(k for f, k in test_engine_ops.cases() if f == family and "f32[" in str(d[f"case{k}_hlo"]))
+        compiled = hlo.compile_module(hlo.parse_module(str(d[f"case{k}_hlo"])), RunOptions(jit="eager"))
+        compiled(
+            *(
+                np.zeros(p.dimensions, p.element_type.numpy_dtype)
+                for p in compiled.module.entry.parameter_shapes
+            )
+        )
+        assert any(g.compiled_calls for g in compiled_groups(compiled)), family

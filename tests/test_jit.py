@@ -461,3 +461,14 @@ def test_a_loop_reducing_constants_stays_on_the_interpreter() -> None:
     )
     x = np.float32(0)
     assert_same_bits(hlo.run(module, x, jit="off"), hlo.run(module, x, jit="eager"))
+
+
+def test_loops_differing_only_in_their_numpy_loops_keep_their_own() -> None:
+    """A sine loop and a cosine loop are the same source but for the NumPy loop they call: the
+    second, compiled after the first, runs its own (they shared the first one's once)."""
+    args = [np.array(0, np.int32), np.linspace(-3, 3, N, dtype=np.float32), np.ones(N, np.float32)]
+    for op in ("sine", "cosine"):
+        module = hlo.parse_module(loop_text("f32", [op], 3))
+        assert_loop_compiles(module)
+        full = [*args, *zeros_after_three(module)]
+        assert_same_bits(hlo.run(module, *full, jit="off"), hlo.run(module, *full, jit="eager"))

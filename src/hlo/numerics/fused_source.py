@@ -151,7 +151,10 @@ def _generate(
         ]
     )
     outputs = [shapes[name] for name in escaping] + [r.instr.shape for r in reduces]
-    key = hashlib.sha256(f"{GENERATOR_VERSION} {VERSION}\n{flush}\n{source}".encode()).hexdigest()[:24]
+    # (the NumPy loops are in the key: kernels of one key share their pointers)
+    key = hashlib.sha256(
+        f"{GENERATOR_VERSION} {VERSION}\n{flush}\n{source}\n{g.ufuncs}".encode()
+    ).hexdigest()[:24]
     scalar = tuple(f"    x{j} = in{j}[0]" in scalars for j in range(len(outside)))
     return FusedSource(source, tuple(g.ufuncs), dims[0], tuple(outputs), key, scalar)
 

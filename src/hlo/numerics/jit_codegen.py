@@ -317,7 +317,8 @@ def loop_source(module: Module, condition: str, body: str, state: Shape, flush: 
     ]
     functions = "\n\n".join("\n".join(f) for f in g.extra)
     source = functions + "\n\n" + "\n".join(lines) + "\n"
-    key = hashlib.sha256(f"{GENERATOR_VERSION}\n{flush}\n{source}".encode()).hexdigest()[:24]
+    # (the NumPy loops are in the key: kernels of one key share their pointers)
+    key = hashlib.sha256(f"{GENERATOR_VERSION}\n{flush}\n{source}\n{g.ufuncs}".encode()).hexdigest()[:24]
     return LoopSource(
         source, tuple(g.constants), tuple(g.ufuncs), tuple(v.shape for v in leaves), tupled, key
     )

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 BLOCK_ELEMENTS = 1 << 17  # elements per block: 512 KB of f32, measured best on a 12-op chain (RESULTS.md)
 MIN_ELEMENTS = 2 * BLOCK_ELEMENTS  # smaller arrays gain nothing from blocking
+MIN_MEMBERS = 2  # one instruction alone gains nothing from fusing (tests force 1)
 
 FUSIBLE = frozenset(
     {Opcode.COMPARE, Opcode.SELECT, Opcode.CLAMP, Opcode.CONVERT, Opcode.BITCAST_CONVERT,
@@ -99,7 +100,7 @@ def groups(
             g = k
             members[g] = [i]
         group_of[i.name] = g
-    return [m for m in members.values() if len(m) > 1]
+    return [m for m in members.values() if len(m) >= MIN_MEMBERS]
 
 
 def closed(candidate: list[Instruction], index: dict[str, int], by_name: dict[str, Instruction]) -> bool:
