@@ -193,16 +193,20 @@ class Gen:
             if instr.opcode is Opcode.PARAMETER:
                 values[instr.name] = params[instr.attrs.get("parameter_number", 0)]
                 continue
-            if instr.opcode in (Opcode.CONSTANT, Opcode.IOTA) or (
-                instr.operands and all(o in self.from_constants for o in instr.operands)
-            ):
-                self.from_constants.add(instr.name)  # a value of constants only
-            emitter = emitter_for(instr.opcode)
-            if emitter is None:
-                raise Unsupported(instr.opcode.text)
-            self.result_rank = instr.shape.rank if instr.shape.is_array else -1
-            values[instr.name] = emitter(self, instr, [values[o] for o in instr.operands])
+            values[instr.name] = self.emit(instr, [values[o] for o in instr.operands])
         return values[comp.root_name]
+
+    def emit(self, instr: Instruction, args: list[Val]) -> Val:
+        """One instruction by its op's emitter (Unsupported if it has none)."""
+        if instr.opcode in (Opcode.CONSTANT, Opcode.IOTA) or (
+            instr.operands and all(o in self.from_constants for o in instr.operands)
+        ):
+            self.from_constants.add(instr.name)  # a value of constants only
+        emitter = emitter_for(instr.opcode)
+        if emitter is None:
+            raise Unsupported(instr.opcode.text)
+        self.result_rank = instr.shape.rank if instr.shape.is_array else -1
+        return emitter(self, instr, args)
 
     def scalar_function(self, name: str) -> str:
         """A called computation of scalars (a reducer) as a function of its own."""

@@ -135,7 +135,10 @@ def _starts(g: Gen, indices: list[Val], dims: tuple[int, ...], sizes: tuple[int,
         if not x.scalar or not x.shape.element_type.is_integral:
             raise Unsupported("a non-scalar or non-integer start index")
         var = g.name("j")
-        g.line(f"{var} = min(max(np.int64({x.var}), 0), {d - s})")
+        if x.shape.element_type is P.U64:  # (above int64's range: clamped as unsigned first)
+            g.line(f"{var} = np.int64(min({x.var}, np.uint64({d - s})))")
+        else:
+            g.line(f"{var} = min(max(np.int64({x.var}), 0), {d - s})")
         names.append(var)
     return names
 
@@ -180,6 +183,7 @@ def reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     interpreter's order: XLA:CPU's for float windows of up to 32; integers and predicates in any
     order); one element per result is a reshape (XLA:CPU applies no init value then)."""
     from .computations import recognise_reducer
+    from .reduction import sums_in_vector_order
 
     if len(args) != 2 or instr.shape.is_tuple:
         raise Unsupported("a variadic reduce")
@@ -192,7 +196,9 @@ def reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     if t.is_floating_point and all(o in g.from_constants for o in instr.operands):
         raise Unsupported("a float reduce of constants (XLA folds it in its evaluator's order)")
     if t.is_floating_point and (
-        reducer.opcode in (Op.MAXIMUM, Op.MINIMUM) or any(x.shape.dimensions[d] > _WINDOW for d in axes)
+        reducer.opcode in (Op.MAXIMUM, Op.MINIMUM)
+        or any(x.shape.dimensions[d] > _WINDOW for d in axes)
+        or sums_in_vector_order(np.dtype(t.numpy_dtype), tuple(x.shape.dimensions), axes)
     ):
         raise Unsupported("a float reduce the interpreter does not fold in row-major order")
     dims = x.shape.dimensions

@@ -106,11 +106,7 @@ def _called(instr: Instruction) -> tuple[str, ...]:
 
 def _emit(g: Gen, instr: Instruction, values: dict[str, Val], args: list[Val]) -> None:
     check_shape(instr.shape)
-    emitter = emitter_for(instr.opcode)
-    if emitter is None:
-        raise Unsupported(instr.opcode.text)
-    g.result_rank = instr.shape.rank if instr.shape.is_array else -1
-    values[instr.name] = emitter(g, instr, args)
+    values[instr.name] = g.emit(instr, args)
 
 
 def _loop(g: Gen, line: list[Instruction], region: Region, values: dict[str, Val]) -> None:

@@ -151,11 +151,8 @@ def _vector_kernel(
     kernels, in their order (None if it does not or it is not modelled). Their drivers drop
     dimensions of size 1 first, so a sum over the leading dimension of [n, 1] is a trailing sum
     there."""
-    if not any(n == 1 for n in x.shape):
-        flat, axes = x, dims
-    else:
-        axes = tuple(sum(1 for e in range(d) if x.shape[e] != 1) for d in dims if x.shape[d] != 1)
-        flat = x.reshape([n for n in x.shape if n != 1])
+    shape, axes = _without_ones(x.shape, dims)
+    flat = x.reshape(shape) if shape != x.shape else x
     software = flush if flush is not None and not subnormals.active() else None
     if picks is not None:
         is_max = picks.opcode is Opcode.MAXIMUM
@@ -182,6 +179,21 @@ def _vector_kernel(
     else:
         return None
     return result.reshape([n for d, n in enumerate(x.shape) if d not in dims])
+
+
+def _without_ones(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The shape and reduced dimensions with dimensions of size 1 dropped (as the vector kernels'
+    drivers drop them)."""
+    axes = tuple(sum(1 for e in range(d) if shape[e] != 1) for d in dims if shape[d] != 1)
+    return tuple(n for n in shape if n != 1), axes
+
+
+def sums_in_vector_order(dtype: np.dtype, shape: tuple[int, ...], dims: tuple[int, ...]) -> bool:
+    """Whether a float add-reduce runs in one of XLA:CPU's vector kernels' orders here (so not
+    from the init value in row-major order: what the compiled tiers' emitters must not take)."""
+    flat, axes = _without_ones(shape, dims)
+    kernels = (vector_applies, column_sum.applies, split_sum.applies, split_sum.tiled_applies)
+    return any(applies(dtype, flat, axes) for applies in kernels)
 
 
 def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
