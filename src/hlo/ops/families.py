@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     gather,
     io,
     linalg,
+    map_op,
     ragged_dot,
     reduce,
     reduce_window,

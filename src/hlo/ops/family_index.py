@@ -78,7 +78,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "log": ("elementwise",),
     "log-plus-one": ("elementwise",),
     "logistic": ("elementwise",),
-    "map": ("reduce",),
+    "map": ("map_op",),
     "maximum": ("binary_ops",),
     "minimum": ("binary_ops",),
     "mulhi": ("binary_ops",),

@@ -1,32 +1,26 @@
-"""Reduce and map (page 003: Reduce, ReduceAll, Map): their attributes, shape rules, builder
-functions and kernels, and the reducer checks every reduction shares (reduce-window and
-select-and-scatter are in reduce_window.py, sort and top-k in sort.py, scan in scan.py).
+"""Reduce (page 003: Reduce, ReduceAll): its attributes, shape rule, builder functions and
+kernel, and the reducer checks every reduction shares (map is in map_op.py, reduce-window and
+select-and-scatter in reduce_window.py, sort and top-k in sort.py, scan in scan.py).
 
-The rules are XLA's shape inference (shape_inference.cc: InferReduceShape, InferMapShape) plus
-what XLA's HloVerifier adds to it (HandleReduce, HandleMap); the builder, the parser and the
-verifier share them."""
+The rules are XLA's shape inference (shape_inference.cc: InferReduceShape) plus what XLA's
+HloVerifier adds to it (HandleReduce); the builder, the parser and the verifier share them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..dtypes import PrimitiveType
 from ..errors import ShapeError
 from ..ir.attr_kinds import COMPUTATION, INT_LIST
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from ..numerics.computations import lifted
-from ..numerics.elementwise import sizes_checked
 from ..numerics.reduction import reduce_fn
 from ..shape import Shape
 from .array_rules import dims_compatible, int_tuple, ints_text, require_ops
 from .callee import embed, program, signature, text
 from .registry import (
     AttrSpec,
-    OpContext,
     ShapeContext,
     builder_function,
     define,
@@ -57,29 +51,6 @@ define(
     AttrSpec("to_apply", COMPUTATION, required=True),
     check=even_operands,
 )
-
-
-def _map_dimensions(ctx: OpContext) -> tuple[int, ...] | None:
-    # XLA prints map's dimensions as {0, ..., rank-1} of the result, whatever was written.
-    return tuple(range(ctx.shape.rank)) if ctx.shape is not None and ctx.shape.is_array else None
-
-
-def _map_finish(instr: Instruction) -> Instruction:
-    """XLA's HloMapInstruction keeps dimensions {0..rank-1} of its result whatever the text says
-    (the written ones only matter when the result shape is left to inference)."""
-    if instr.shape.is_array:
-        dims = tuple(range(instr.shape.rank))
-        if instr.attrs.get("dimensions") != dims:
-            return instr.with_attr("dimensions", dims)
-    return instr
-
-
-define(
-    Op.MAP,
-    AttrSpec("dimensions", INT_LIST, default=_map_dimensions),
-    AttrSpec("to_apply", COMPUTATION, required=True),
-    arity=None,
-).finish = _map_finish
 
 
 # -- helpers of the rules ---------------------------------------------------------------------
@@ -223,51 +194,6 @@ def reduce_shape(ctx: ShapeContext) -> Shape:
     return results[0] if program(ctx, "to_apply")[2].is_array else Shape.make_tuple(results)
 
 
-# -- map --------------------------------------------------------------------------------------
-@shape_rule(Op.MAP)
-def map_shape(ctx: ShapeContext) -> Shape:
-    """The operands' dimensions with the element type the scalar computation returns; an operand
-    may be a scalar of the others' element type (page 003's Map, XLA's InferMapShape)."""
-    if not ctx.operands:
-        raise ShapeError("map needs at least one operand")
-    shapes = [array_operand(ctx, k, f"operand {k}") for k in range(len(ctx.operands))]
-    shape, at = shapes[0], 0
-    for k, s in enumerate(shapes[1:], 1):
-        if s.equal(shape, ignore_layout=True, ignore_dynamic_dimensions=True, ignore_element_type=True):
-            continue
-        if same_ignoring_precision(s.element_type, shape.element_type) and (s.rank == 0 or shape.rank == 0):
-            if s.rank != 0:
-                shape, at = s, k
-            continue
-        raise ShapeError(
-            f"operand {k} must have the dimensions of operand {at} (or be a scalar of its element type): "
-            f"found {text(shape)} and {text(s)}"
-        )
-    written = ctx.attr("dimensions")
-    dims = tuple(range(shape.rank) if written is None else written)
-    if dims != tuple(range(shape.rank)):
-        raise ShapeError(
-            f"dimensions must be {ints_text(range(shape.rank))} (map applies to every dimension of "
-            f"{text(shape)}): found {ints_text(dims)}"
-        )
-    label, params, result = program(ctx, "to_apply")
-    sig = signature(params, result)
-    if len(params) != len(shapes):
-        raise ShapeError(f"{label} must take {len(shapes)} scalar parameters, one per operand: found {sig}")
-    if not result.is_array or result.rank != 0:
-        raise ShapeError(f"{label} must return a scalar: found {sig}")
-    for k, (p, s) in enumerate(zip(params, shapes)):
-        if not p.is_array or p.rank != 0:
-            raise ShapeError(f"{label}: parameter {k} must be a scalar: found {sig}")
-        if not same_ignoring_precision(p.element_type, s.element_type):
-            raise ShapeError(
-                f"{label}: parameter {k} must be {s.element_type.text}[] (operand {k} is {text(s)}): "
-                f"found {sig}"
-            )
-    no_mixed_precision(ctx, "to_apply", [(f"operand {k}", s) for k, s in enumerate(shapes)])
-    return Shape.array(result.element_type, shape.dimensions, dynamic_dimensions=shape.dynamic_dimensions)
-
-
 # -- builder functions ------------------------------------------------------------------------
 def first_op(values: XlaOp | Sequence[XlaOp]) -> XlaOp:
     """The first of one op or a sequence of them (to find the builder)."""
@@ -336,51 +262,7 @@ def ReduceAll(operand: XlaOp, init_value: XlaOp, computation: XlaComputation) ->
     return builder.add("ReduceAll", Op.REDUCE, (operand, init_value), attrs)
 
 
-@builder_function
-def Map(
-    builder: XlaBuilder,
-    operands: XlaOp | Sequence[XlaOp],
-    computation: XlaComputation,
-    dimensions: Sequence[int],
-    static_operands: Sequence[XlaOp] = (),
-) -> XlaOp:
-    """Apply a scalar computation to every element of the operands (page 003). A scalar operand
-    is broadcast to the others' dimensions first, as XlaBuilder::Map does."""
-    from .shape_ops import in_dim_broadcast
-
-    inputs = op_list(builder, "Map", operands, "operands")
-    if static_operands:
-        raise builder.error(
-            "Map", "static_operands are not supported (XLA's Map does not support them either)"
-        )
-    attrs = {
-        "dimensions": int_tuple(builder, "Map", dimensions, "dimensions"),
-        "to_apply": embed(builder, "Map", computation, "computation"),
-    }
-    context = ShapeContext(Op.MAP, tuple(x.shape for x in inputs), attrs, builder.program_shape)
-    try:
-        out = map_shape(context)
-    except ShapeError as e:
-        raise builder.error("Map", e.message) from None
-    broadcast = tuple(
-        x
-        if x.shape.rank == out.rank
-        else in_dim_broadcast("Map", out.replace(element_type=x.shape.element_type), x, ())
-        for x in inputs
-    )
-    return builder.add("Map", Op.MAP, broadcast, attrs)
-
-
 # -- kernels ---------------------------------------------------------------------------------
-@kernel(Op.MAP)
-def map_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]:
-    """The scalar computation applied to whole arrays at once (it must be elementwise)."""
-    apply = lifted(ctx, instr.attrs["to_apply"], "map")
-    dims = instr.shape.dimensions
-    out = np.dtype(instr.shape.element_type.numpy_dtype)
-    return sizes_checked(lambda *xs: np.broadcast_to(np.asarray(apply(*xs), dtype=out), dims), instr, ctx)
-
-
 def one_tuple(make: Callable[..., Callable[..., Any]]) -> Callable[..., Callable[..., Any]]:
     """A reduce kernel that also gives a 1-tuple when one input's reducer returns a 1-tuple."""
 
