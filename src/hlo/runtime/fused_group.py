@@ -78,13 +78,13 @@ def group_fn(
         if kind is not None and closed(taken, index, by_name):
             reduces.append((r, kind))
     reads = list(dict.fromkeys([*outside, *(r.operands[1] for r, _ in reduces)]))
+    unsupported = fused_scope.unsupported(group, [by_name[o] for o in reads])
+    if unsupported:  # (the reduces stay steps of their own: every escaping value still leaves)
+        log.debug("hlo.jit: the fused group of %s stays on the interpreter: %s", group[-1].name, unsupported)
+        return group_runner(group, fns, outside, escaping, by_name), [], escaping
     # A value only the reduces read no longer leaves the group (the root always does).
     inside = names | {r.name for r, _ in reduces}
     escaping = [e for e in escaping if e == root or any(u not in inside for u in users.get(e, ()))]
-    unsupported = fused_scope.unsupported(group, [by_name[o] for o in reads])
-    if unsupported:
-        log.debug("hlo.jit: the fused group of %s stays on the interpreter: %s", group[-1].name, unsupported)
-        return group_runner(group, fns, outside, escaping, by_name), [], escaping
     make = functools.partial(
         fused_source.fused_source,
         tier.module,
