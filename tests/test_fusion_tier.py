@@ -40,7 +40,7 @@ min {
 """
 
 # (line, operands it takes from the values so far): each makes a T[R,N] value `v<k>`
-UNARY = ["exponential", "sinh", "tanh", "negate", "abs", "rsqrt", "logistic", "floor"]
+UNARY = ["exponential", "sinh", "sine", "cbrt", "tanh", "negate", "abs", "rsqrt", "logistic", "floor"]
 BINARY = ["add", "subtract", "multiply", "divide", "maximum", "minimum"]
 
 

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -971,6 +972,60 @@ def family_subnormal_inputs() -> Iterator[Case]:
         )
 
 
+def _libm_values(t: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Values of every scale and the edges: zeros, infinities, NaN, subnormals of both signs, the
+    extremes, large arguments (argument reduction), values near 1."""
+    tiny = float(np.finfo(np.float64 if t == "f64" else np.float32).tiny)
+    big = float(ml_dtypes.finfo(DTYPES[t]).max)
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, tiny, -tiny, tiny / 4, -tiny / 3, big, -big, 1.0, -1.0,
+             np.pi, -np.pi / 2, 1e30, -1e30, 1 + 2**-20, 1 - 2**-20]  # fmt: skip
+    spread = np.concatenate(
+        [
+            rng.uniform(-10, 10, n - 19 - 3 * (n // 8)),
+            rng.standard_normal(n // 8) * 1e3,
+            rng.choice([-1, 1], n // 8) * 10.0 ** rng.uniform(-30, 30, n // 8),
+            rng.uniform(-1, 1, n // 8) * tiny,
+        ]
+    )
+    x = np.concatenate([edges, spread])[:n]
+    with np.errstate(over="ignore"):
+        return x.astype(DTYPES[t])
+
+
+def family_libm() -> Iterator[Case]:
+    """The functions XLA:CPU computes with the platform's C library (hlo.numerics.libm): sin,
+    cos, tan, cbrt, atan2 and pow of f32, f64 (and f16, bf16, computed in f32), erf of f64, on
+    values of every scale and at the edges (subnormal inputs included), bit for bit. pow against
+    exponents of every class (fractions, odd and even integers, zero, infinities, NaN, near 1)."""
+    rng = np.random.default_rng(83)
+    n = 2048
+    exponents = np.array(
+        [0.5, -0.5, 1 / 3, 2, 3, -1, -2, 1, 0, -0.0, np.inf, -np.inf, np.nan, 7.5, 0.75, 1e-40]
+    )
+    for t in ("f32", "f64", "f16", "bf16"):
+        ops = ["sine", "cosine", "tan", "cbrt", "atan2", "power"] + (["erf"] if t == "f64" else [])
+        for op in ops:
+            x = _libm_values(t, n, rng)
+            if op in ("atan2", "power"):
+                y = (
+                    _libm_values(t, n, rng)
+                    if op == "atan2"
+                    else np.concatenate(
+                        [
+                            np.tile(exponents, n // 32),
+                            rng.uniform(-3, 3, n // 4),
+                            rng.uniform(0.9, 1.1, n // 4),
+                        ]
+                    )[:n]
+                )
+                with np.errstate(over="ignore"):
+                    y = rng.permutation(y).astype(DTYPES[t])
+                yield (module(f"  a = {t}[{n}] parameter(0)\n  b = {t}[{n}] parameter(1)\n  ROOT r = {t}[{n}] {op}(a, b)"),
+                       [x, y], [t, t, t], True)  # fmt: skip
+            else:
+                yield (module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {t}[{n}] {op}(a)"), [x], [t, t], True)
+
+
 def replay_under_isa(path: Path, isa: str) -> int:
     """Run every case of fixture `path` on XLA:CPU in a child process limited to `isa` by
     --xla_cpu_max_isa; the number of cases whose bits differ from the fixture's."""
@@ -1188,6 +1243,7 @@ FAMILIES = {
     "variadic_reduces": family_variadic_reduces,
     "constant_folds": family_constant_folds,
     "subnormal_inputs": family_subnormal_inputs,
+    "libm": family_libm,
 }
 
 

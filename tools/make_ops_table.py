@@ -24,19 +24,21 @@ NEWER_THAN_THE_ORACLE = ("atan", "collective-reduce", "shuffle")
 # lives. Keep them short; docs/SEMANTICS.md has the numerics in full.
 NOTES = {
     "all-reduce": "float max/min skip NaN; a bf16 sum accumulates in f32 and rounds once",
-    "atan2": "subnormal inputs: libm's value (XLA:CPU's approximation differs)",
-    "cbrt": "subnormal inputs: libm's value (XLA:CPU gives cbrt(1e-40) = -5.6e-16)",
+    "atan2": "floats: the C library's atan2/atan2f, as XLA:CPU calls it",
+    "cbrt": "floats: the C library's cbrt/cbrtf, as XLA:CPU calls it",
     "collective-broadcast": "has_dynamic_root=true does not run (nor on XLA:CPU)",
     "constant": "a constant printed with elided values (`{...}`) cannot run",
+    "cosine": "floats: the C library's cos/cosf, as XLA:CPU calls it",
     "custom-call": "jax's LAPACK targets, sharding markers, TopK, and hlo.register_custom_call / "
     "register_c_custom_call targets",
+    "erf": "f64: the C library's erf, as XLA:CPU calls it; f32: within rounding",
     "infeed": "one device: hlo.run(..., infeed=[...])",
     "map": "no static_operands (nor in XLA's Map)",
     "maximum": "NaN propagates; -0 < +0; complex: by real parts only (as XLA:CPU)",
     "minimum": "NaN propagates; -0 < +0; complex: by real parts only (as XLA:CPU)",
     "outfeed": "one device: hlo.run(..., outfeed=list)",
     "parameter": "bound to the arguments by the plan",
-    "power": "integers: the exponent's low 6 bits; subnormal inputs: libm's value",
+    "power": "integers: the exponent's low 6 bits; floats: the C library's pow/powf, as XLA:CPU",
     "ragged-all-to-all": "the spec is the reference (XLA:CPU crashes on it)",
     "ragged-dot": "as jax's ragged_dot_general (XLA:CPU runs no ragged-dot)",
     "recv": "one device",
@@ -48,8 +50,10 @@ NOTES = {
     "rng-bit-generator": "Threefry and Philox bit for bit as XLA:CPU",
     "scaled-dot": "as XLA's rewriter decomposes it (dequantize by block scales, then dot)",
     "send": "one device",
+    "sine": "floats: the C library's sin/sinf, as XLA:CPU calls it",
     "slice": "of a dynamic dimension: the dynamic size stays within the slice (XLA:CPU does not clamp)",
     "stochastic-convert": "to signed integers only (as XLA)",
+    "tan": "floats: the C library's tan/tanf, as XLA:CPU calls it",
 }
 
 

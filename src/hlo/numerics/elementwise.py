@@ -6,7 +6,7 @@ the result cast to the instruction's element type."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +15,8 @@ import numpy as np
 from ..dtypes import PrimitiveType
 from ..errors import EvalError
 from ..ir.instruction import Instruction
-from . import subnormals
+from ..shape import Shape
+from . import libm, subnormals
 from .context import KernelContext
 from .numerics import compute_dtype, flush_denormals, is_ml_dtype
 
@@ -24,18 +25,20 @@ from .numerics import compute_dtype, flush_denormals, is_ml_dtype
 class Math:
     """The NumPy side of an elementwise op.
 
-    `fn` takes the operands in their working type (and, when `typed`, the operand's
-    PrimitiveType last); `flush` says whether XLA:CPU's flush-to-zero of subnormal floats
-    applies to its inputs and result (not to sign-bit and bit-level ops: negate, abs, ...);
-    `widen` whether narrow floats are computed in f32 (bit-level ops work on the type itself);
-    `on_bits` that `fn` only moves or tests bits (abs, negate, ...), so the CPU's flush-to-zero
-    mode cannot change it; other ops that must keep subnormals run with the mode off; `selects`
-    that `fn` returns one of its operands' values (max, min, sign), which the mode does not
-    flush: their float results are flushed by a multiplication by one, which it does.
-    `complex_fn`, when given, computes complex operands instead: `complex_fn(*operands, flush)`
-    on the unflushed operands (hlo.numerics.complex_math: XLA:CPU's own formulas, flushing in
-    software, so they run with the CPU's mode off). `real_ufunc`, when given, is the NumPy ufunc
-    `fn` amounts to on real floats (plans call it directly, and fused steps with `out=`)."""
+        `fn` takes the operands in their working type (and, when `typed`, the operand's
+        PrimitiveType last); `flush` says whether XLA:CPU's flush-to-zero of subnormal floats
+        applies to its inputs and result (not to sign-bit and bit-level ops: negate, abs, ...);
+        `widen` whether narrow floats are computed in f32 (bit-level ops work on the type itself);
+        `on_bits` that `fn` only moves or tests bits (abs, negate, ...), so the CPU's flush-to-zero
+        mode cannot change it; other ops that must keep subnormals run with the mode off; `selects`
+        that `fn` returns one of its operands' values (max, min, sign), which the mode does not
+        flush: their float results are flushed by a multiplication by one, which it does.
+        `complex_fn`, when given, computes complex operands instead: `complex_fn(*operands, flush)`
+        on the unflushed operands (hlo.numerics.complex_math: XLA:CPU's own formulas, flushing in
+        software, so they run with the CPU's mode off). `real_ufunc`, when given, is the NumPy ufunc
+        `fn` amounts to on real floats (plans call it directly, and fused steps with `out=`). `libm`:
+    where hlo.numerics.libm says XLA:CPU calls the platform's C function for the op and the float
+    type, that function computes it instead of `fn`."""
 
     fn: Callable[..., Any]
     flush: bool = True
@@ -45,6 +48,7 @@ class Math:
     selects: bool = False
     complex_fn: Callable[..., Any] | None = None
     real_ufunc: np.ufunc | None = None
+    libm: bool = False  # XLA:CPU calls the C library's function for some float types (numerics.libm)
 
 
 @functools.cache
@@ -70,8 +74,6 @@ def _is_signed(dtype: np.dtype) -> bool:
 def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
     """The bound kernel of one elementwise instruction."""
     out = np.dtype(instr.shape.element_type.numpy_dtype)
-    flush = math.flush and ctx.options.flush_denormals
-    fn, widen = math.fn, math.widen
     operands = ctx.operand_shapes(instr)
     operand_type = operands[0].element_type
     if math.complex_fn is not None and operand_type.is_complex:
@@ -82,6 +84,25 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
                 return np.asarray(complex_fn(*xs, flush_complex)).astype(out, copy=False)
 
         return run_complex
+    standard = _standard_kernel(math, instr, ctx, out, operands, operand_type)
+    if math.libm and operand_type.is_floating_point and not operand_type.is_complex:
+        work_dtype = working_dtype(np.dtype(operand_type.numpy_dtype))
+        if libm.takes(instr.opcode.text, work_dtype):
+            return sizes_checked(_libm_kernel(instr.opcode.text, work_dtype, out, ctx, standard), instr, ctx)
+    return sizes_checked(standard, instr, ctx)
+
+
+def _standard_kernel(
+    math: Math,
+    instr: Instruction,
+    ctx: KernelContext,
+    out: np.dtype,
+    operands: Sequence[Shape],
+    operand_type: PrimitiveType,
+) -> Callable[..., np.ndarray]:
+    """The kernel of `math.fn` (without the size check of dynamic operands)."""
+    fn, widen = math.fn, math.widen
+    flush = math.flush and ctx.options.flush_denormals
     typed: tuple[PrimitiveType, ...] = (operand_type,) if math.typed else ()
 
     keep = not math.flush and not math.on_bits
@@ -104,7 +125,7 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
             resolved = _resolved_type(fn, tuple(dtypes))
             if resolved == out:  # the NumPy call is the whole kernel: plans may call it directly
                 run_plain.inline = (fn, not instr.shape.dimensions)  # type: ignore[attr-defined]
-        return sizes_checked(run_plain, instr, ctx)
+        return run_plain
 
     def run(*xs: np.ndarray) -> np.ndarray:
         work = [x.astype(working_dtype(x.dtype, widen), copy=False) for x in xs]
@@ -121,7 +142,34 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
                 result = np.asarray(result * result.dtype.type(1))  # flush-to-zero applies to products
         return result.astype(out, copy=False)
 
-    return sizes_checked(run, instr, ctx)
+    return run
+
+
+def _libm_kernel(
+    op: str, work: np.dtype, out: np.dtype, ctx: KernelContext, standard: Callable[..., np.ndarray]
+) -> Callable[..., np.ndarray]:
+    """The C library's function element by element, in the run's floating-point mode as XLA:CPU
+    calls it (subnormal inputs seen as zero by the function's arithmetic, not before it). Where
+    that mode cannot be set, the function runs on the other elements, and those with a subnormal
+    input are the input itself (sin, tan) or `standard`'s (the op's rules for subnormal inputs,
+    numerics.subnormal_inputs)."""
+    flush = ctx.options.flush_denormals
+
+    def run(*xs: np.ndarray) -> np.ndarray:
+        values = [np.asarray(x).astype(work, copy=False) for x in xs]
+        if not (flush and not subnormals.active()):
+            return libm.apply(op, values).astype(out, copy=False)
+        result = flush_denormals(libm.apply(op, [flush_denormals(v) for v in values])).astype(out, copy=False)
+        tiny = np.finfo(work).tiny
+        odd = np.zeros(result.shape, bool)
+        for v in values:
+            odd |= np.broadcast_to((v != 0) & (np.abs(v) < tiny), result.shape)  # (no CPU mode here)
+        if odd.any():
+            kept = op in libm.KEEP_SUBNORMAL_INPUT
+            result[odd] = np.broadcast_to(values[0] if kept else standard(*xs), result.shape)[odd]
+        return result
+
+    return run
 
 
 @functools.cache

@@ -26,7 +26,8 @@ UFUNC_OPS: dict[Opcode, tuple[str | None, str, str | None]] = {
 SCALAR_OPS = frozenset(
     {Op.ADD, Op.SUBTRACT, Op.MULTIPLY, Op.DIVIDE, Op.MAXIMUM, Op.MINIMUM, Op.AND, Op.OR, Op.XOR,
      Op.SHIFT_LEFT, Op.SHIFT_RIGHT_LOGICAL, Op.SHIFT_RIGHT_ARITHMETIC, Op.REMAINDER,
-     Op.NEGATE, Op.ABS, Op.NOT, Op.SIGN, Op.IS_FINITE, Op.COMPARE, Op.SELECT, Op.CLAMP, Op.CONVERT}
+     Op.NEGATE, Op.ABS, Op.NOT, Op.SIGN, Op.IS_FINITE, Op.COMPARE, Op.SELECT, Op.CLAMP, Op.CONVERT,
+     Op.SIN, Op.COS, Op.TAN, Op.CBRT}
 )  # fmt: skip
 
 

@@ -16,7 +16,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -76,41 +75,8 @@ class _Kernel(CompiledKernel):
         if parts <= 1:
             self.fn(0, rows, *ins, *outs, self.pointers)
         else:
-            _split(self.fn, rows, parts, (*ins, *outs, self.pointers))
+            threads.split_rows(self.fn, rows, parts, (*ins, *outs, self.pointers))
         return tuple(o.reshape(s.dimensions) for o, s in zip(outs, source.outputs))
-
-
-def _split(fn: Any, rows: int, parts: int, args: tuple[Any, ...]) -> None:
-    """fn over rows [0, rows) in `parts` ranges, the last on this thread, the others on the
-    process's worker threads (the function gives up the GIL), each in this thread's
-    flush-to-zero mode. (Threads started per call cost ~0.1-1 ms each under load.)"""
-    flushing = subnormals.active()
-    bounds = [rows * k // parts for k in range(parts + 1)]
-
-    def part(k: int) -> None:
-        with subnormals.flushing_subnormals(flushing):
-            fn(bounds[k], bounds[k + 1], *args)
-
-    futures = [_pool(parts - 1).submit(part, k) for k in range(parts - 1)]
-    try:
-        part(parts - 1)
-    finally:
-        for f in futures:
-            f.result()  # (raises the worker's error here)
-
-
-_pools: dict[int, ThreadPoolExecutor] = {}
-_pools_lock = threading.Lock()
-
-
-def _pool(workers: int) -> ThreadPoolExecutor:
-    """The process's worker threads for split groups (at least `workers` of them)."""
-    with _pools_lock:
-        size = max(_pools, default=0)
-        if size < workers:
-            _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="hlo-fused")
-            size = workers
-        return _pools[size]
 
 
 @functools.cache

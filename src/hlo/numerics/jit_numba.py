@@ -57,6 +57,7 @@ from numba import njit
 from hlo.numerics import jit_scalar as _s
 from hlo.numerics.jit_blas import blas_value as _blas_value, blas_void as _blas_void
 from hlo.numerics.jit_numba import call_strided_loop
+from hlo.numerics.jit_libm import call1_f32 as _libm1_f32, call1_f64 as _libm1_f64
 
 _jit = njit(cache=False, error_model="numpy")
 _int_div = _jit(_s.int_div)
@@ -168,9 +169,21 @@ def compile_function(source: str, name: str, nogil: bool = False) -> Any:
 
 def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
     """The `fp` argument of generated code (a loop's, an entry's): one row (fn, context, auxdata)
-    per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear)."""
+    per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear) and per C
+    math library function (`libm_<op>`, hlo.numerics.libm)."""
     rows = [
-        (jit_linear.blas_address(name[6:]), 0, 0) if name.startswith("cblas_") else ufunc_loop(name, dtype)
+        (jit_linear.blas_address(name[6:]), 0, 0)
+        if name.startswith("cblas_")
+        else (libm_address(name[5:], dtype), 0, 0)
+        if name.startswith("libm_")
+        else ufunc_loop(name, dtype)
         for name, dtype in ufuncs
     ]
     return np.array(rows or [(0, 0, 0)], dtype=np.intp).reshape(-1, 3)
+
+
+def libm_address(op: str, dtype: str) -> int:
+    """The address of the C library's function of HLO op `op` for float32/float64 values."""
+    from . import libm
+
+    return int(ctypes.cast(libm.function(op, np.dtype(dtype)), ctypes.c_void_p).value or 0)

@@ -210,13 +210,31 @@ def unary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 
 # Unary float ops whose interpreter kernel is one NumPy ufunc (in the CPU's current mode).
 UFUNCS = {
-    Op.SIN: "sin", Op.COS: "cos", Op.TAN: "tan", Op.TANH: "tanh", Op.SINH: "sinh", Op.COSH: "cosh",
+    Op.TANH: "tanh", Op.SINH: "sinh", Op.COSH: "cosh",
     Op.EXP: "exp", Op.EXPM1: "expm1", Op.LOG: "log", Op.LOG1P: "log1p", Op.SQRT: "sqrt",
     Op.FLOOR: "floor", Op.CEIL: "ceil", Op.ROUND_NEAREST_EVEN: "rint",
     Op.ASIN: "arcsin", Op.ACOS: "arccos", Op.ASINH: "arcsinh", Op.ACOSH: "arccosh", Op.ATANH: "arctanh",
 }  # fmt: skip
-# cbrt is not among them: its kernel gives subnormal inputs XLA:CPU's rule
-# (hlo.numerics.subnormal_inputs), which NumPy's loop does not
+# sin, cos, tan and cbrt are not among them: XLA:CPU calls the C library's functions there
+# (hlo.numerics.libm; LIBM_OPS below), not NumPy's loops
+
+
+LIBM_OPS = {Op.SIN: "sine", Op.COS: "cosine", Op.TAN: "tan", Op.CBRT: "cbrt"}
+
+
+@emits(*LIBM_OPS)
+def libm_call(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    """The C library's function by address, one call per element (as the interpreter computes
+    it, hlo.numerics.libm)."""
+    from . import libm
+
+    t = args[0].shape.element_type
+    name = LIBM_OPS[instr.opcode]
+    if not libm.takes(name, np.dtype(t.numpy_dtype)):
+        raise Unsupported(f"{name} of {t.text}")
+    row = g.ufunc(f"libm_{name}", t)
+    width = "f32" if t is PrimitiveType.F32 else "f64"
+    return g.elementwise(instr.shape, args, lambda a: f"_libm1_{width}(fp[{row}, 0], {a})")
 
 
 def call_ufunc(g: Gen, name: str, x: Val) -> Val:

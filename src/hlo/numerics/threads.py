@@ -1,14 +1,18 @@
-"""How many cores a kernel running on this thread may use (FFT workers): the runtime sets it
-for each device's thread — all the cores for one device, a share when several devices run on
-the machine, as it shares BLAS threads (runtime/blas_threads.py). Kernels called outside a run
-use one."""
+"""How many cores a kernel running on this thread may use (FFT workers, compiled loops split
+by rows): the runtime sets it for each device's thread — all the cores for one device, a share
+when several devices run on the machine, as it shares BLAS threads (runtime/blas_threads.py).
+Kernels called outside a run use one. And the process's worker threads that run those splits."""
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from typing import Any
+
+from . import subnormals
 
 _local = threading.local()
 
@@ -35,3 +39,36 @@ def using(cores: int) -> Iterator[None]:
         yield
     finally:
         _local.cores = before
+
+
+def split_rows(fn: Callable[..., Any], rows: int, parts: int, args: tuple[Any, ...]) -> None:
+    """fn(r0, r1, *args) over rows [0, rows) in `parts` ranges, the last on this thread, the
+    others on the process's worker threads (fn gives up the GIL), each in this thread's
+    flush-to-zero mode. (Threads started per call cost ~0.1-1 ms each under load.)"""
+    flushing = subnormals.active()
+    bounds = [rows * k // parts for k in range(parts + 1)]
+
+    def part(k: int) -> None:
+        with subnormals.flushing_subnormals(flushing):
+            fn(bounds[k], bounds[k + 1], *args)
+
+    futures = [_pool(parts - 1).submit(part, k) for k in range(parts - 1)]
+    try:
+        part(parts - 1)
+    finally:
+        for f in futures:
+            f.result()  # (raises the worker's error here)
+
+
+_pools: dict[int, ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    """The process's worker threads for split loops (at least `workers` of them)."""
+    with _pools_lock:
+        size = max(_pools, default=0)
+        if size < workers:
+            _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="hlo-split")
+            size = workers
+        return _pools[size]

@@ -63,7 +63,7 @@ BINARY = (
         "Pow",
         Op.POWER,
         ARITHMETIC,
-        math=Math(numerics.power, flush=False, typed=True, complex_fn=complex_math.power),
+        math=Math(numerics.power, flush=False, typed=True, complex_fn=complex_math.power, libm=True),
     ),
     Binary(
         "Max", Op.MAXIMUM, ANY, math=Math(numerics.maximum, selects=True, complex_fn=complex_math.maximum)
@@ -73,7 +73,10 @@ BINARY = (
     ),
     Binary("Mulhi", Op.MULHI, ANY, math=by_width(bits.multiply_high)),
     Binary(
-        "Atan2", Op.ATAN2, FLOAT_OR_COMPLEX, math=Math(np.arctan2, flush=False, complex_fn=complex_math.atan2)
+        "Atan2",
+        Op.ATAN2,
+        FLOAT_OR_COMPLEX,
+        math=Math(np.arctan2, flush=False, complex_fn=complex_math.atan2, libm=True),
     ),
     Binary("Complex", Op.COMPLEX, FLOAT, math=Math(numerics.make_complex, flush=False)),
     Binary("And", Op.AND, PRED_OR_INTEGRAL, math=Math(np.bitwise_and)),

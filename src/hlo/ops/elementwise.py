@@ -87,12 +87,12 @@ UNARY = (
     Unary("Asinh", Op.ASINH, FLOAT_OR_COMPLEX, math=Math(np.arcsinh)),
     Unary("Atanh", Op.ATANH, FLOAT_OR_COMPLEX, math=Math(np.arctanh)),
     # no complex cbrt in XLA's backends; subnormal inputs by XLA:CPU's rule, not flushed
-    Unary("Cbrt", Op.CBRT, FLOAT, math=Math(subnormal_inputs.cbrt, flush=False)),
+    Unary("Cbrt", Op.CBRT, FLOAT, math=Math(subnormal_inputs.cbrt, flush=False, libm=True)),
     Unary("Ceil", Op.CEIL, FLOAT, math=Math(np.ceil)),
     Unary("Clz", Op.CLZ, INTEGRAL, math=by_width(bits.count_leading_zeros)),
-    Unary("Cos", Op.COS, FLOAT_OR_COMPLEX, math=Math(np.cos)),
+    Unary("Cos", Op.COS, FLOAT_OR_COMPLEX, math=Math(np.cos, libm=True)),
     Unary("Cosh", Op.COSH, FLOAT_OR_COMPLEX, math=Math(np.cosh)),
-    Unary("Erf", Op.ERF, FLOAT, math=Math(_erf)),
+    Unary("Erf", Op.ERF, FLOAT, math=Math(_erf, libm=True)),
     Unary("Exp", Op.EXP, FLOAT_OR_COMPLEX, math=Math(numerics.exp, real_ufunc=np.exp)),
     Unary("Expm1", Op.EXPM1, FLOAT_OR_COMPLEX, math=Math(np.expm1)),
     Unary("Floor", Op.FLOOR, FLOAT, math=Math(np.floor)),
@@ -109,10 +109,10 @@ UNARY = (
     Unary("RoundNearestEven", Op.ROUND_NEAREST_EVEN, FLOAT, math=Math(np.rint)),
     Unary("Rsqrt", Op.RSQRT, FLOAT_OR_COMPLEX, math=Math(numerics.rsqrt)),
     Unary("Sign", Op.SIGN, SIGNED, math=Math(numerics.sign, selects=True, complex_fn=complex_math.sign)),
-    Unary("Sin", Op.SIN, FLOAT_OR_COMPLEX, math=Math(np.sin)),
+    Unary("Sin", Op.SIN, FLOAT_OR_COMPLEX, math=Math(np.sin, libm=True)),
     Unary("Sinh", Op.SINH, FLOAT_OR_COMPLEX, math=Math(np.sinh)),
     Unary("Sqrt", Op.SQRT, FLOAT_OR_COMPLEX, math=Math(np.sqrt)),
-    Unary("Tan", Op.TAN, FLOAT_OR_COMPLEX, math=Math(np.tan)),
+    Unary("Tan", Op.TAN, FLOAT_OR_COMPLEX, math=Math(np.tan, libm=True)),
     Unary("Tanh", Op.TANH, FLOAT_OR_COMPLEX, math=Math(np.tanh)),
 )
 UNARY_BY_OPCODE = {u.opcode: u for u in UNARY}
