@@ -114,3 +114,24 @@ def test_subnormal_results_are_flushed(mode: bool) -> None:
         )
     assert got.tolist() == [[0.0, 0.0], [-0.0, -0.0]]
     assert np.signbit(got).tolist() == [[False, False], [True, True]]
+
+
+@pytest.mark.parametrize("mode", [True, False])
+def test_subnormals_meet_zeros_as_the_zeros_of_their_signs(mode: bool) -> None:
+    """Ties of zeros with subnormals: a subnormal is the zero of its sign (XLA:CPU flushes its
+    inputs), and +0 wins a max over -0; in the CPU's mode the operand is not copied flushed for
+    the tie (its zero test reads subnormals as zeros already)."""
+    tiny = np.finfo(np.float32).tiny
+    x = np.array([[-0.0, tiny / 4, -tiny / 4, -0.0, -tiny / 4, 0.0, 5.0, 1.0]], np.float32)
+    window = Window((WindowDimension(1), WindowDimension(2, 2)))
+    with subnormals.flushing_subnormals(mode):
+        got = fold_window_known(
+            Opcode.MAXIMUM,
+            numerics.maximum,
+            x,
+            np.array(-np.inf, np.float32),
+            window,
+            numerics.flush_denormals,
+        )
+    assert got.tolist() == [[0.0, 0.0, 0.0, 5.0]]
+    assert np.signbit(got).tolist() == [[False, True, False, False]]
