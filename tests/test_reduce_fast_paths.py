@@ -57,3 +57,19 @@ def test_small_sums_folded_as_one_accumulate_give_xla_cpus_bits(family: str, mon
     for k in range(count):
         check_case(family, k)
     assert calls
+
+
+def test_small_unpadded_window_sums_folded_as_one_accumulate_give_xla_cpus_bits(monkeypatch) -> None:
+    """Reduce-window sums whose windows lie inside the operand, folded row-major, run as one
+    accumulate (hlo.numerics.window_fold), with XLA:CPU's bits."""
+    from hlo.numerics import window_fold
+    from test_engine_ops import check_case, data
+
+    calls = []
+    real = window_fold.accumulated
+    monkeypatch.setattr(window_fold, "accumulated", lambda *a: calls.append(1) or real(*a))
+    for family in ("exact_reduce_window", "exact_window_sums", "exact_window_order", "exact_sums"):
+        d = data(family)
+        for k in range(sum(1 for name in d.files if name.endswith("_hlo"))):
+            check_case(family, k)
+    assert calls
