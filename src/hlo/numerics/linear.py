@@ -251,8 +251,9 @@ def convolution(
         # (N, G, Ig, P..., K...) -> (G, N, P..., Ig, K...); for a large product (G, Ig, K..., N,
         # P...) instead, copied with the positions innermost (runs along the input's rows: the
         # [32,64,56,56] convolution's copies took 250 ms with runs of 3, 45 ms so), read
-        # transposed by BLAS: the same packed panels and kernel, the same bits. (Not below
-        # LARGE_GEMM: OpenBLAS's small-matrix kernels differ by transposition, and in bits.)
+        # transposed by BLAS: the same packed panels and kernel, the same bits. (Below
+        # LARGE_GEMM only where _positions_last_pays: OpenBLAS's small-matrix kernels differ by
+        # transposition, and in bits.)
         rows_first = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
         positions_last = [1, 2, *range(3 + spatial, 3 + 2 * spatial), 0, *range(3, 3 + spatial)]
         # One image's patch matrix above PATCH_BYTES with few rows (a weight gradient: the
