@@ -155,21 +155,21 @@ def fold_window_known(
         # flushed elements is the flushed extreme: the operand is flushed only if needed below
         return _extremes(opcode, combine, x, init, window, flush)
     software = flush is not None and not subnormals.active()
+    dims = window.dimensions
+    sizes = [d.size for d in dims]
     if (
         opcode is Opcode.ADD
         and in_place
         and not software
         and x.dtype == init.dtype
         and x.dtype in (np.float32, np.float64)
+        and math.prod(output_dims(x.shape, window)) * math.prod(sizes) <= ACCUMULATE_ELEMENTS
         and _plain_row_major(tuple(x.shape), window)
     ):
         # windows of the operand alone, folded row-major: the passes below, in one accumulate
         # per window (XLA's tree rewrite leaves 32x10 windows: 320 passes of ~1 us each)
-        dims = window.dimensions
-        sizes = [d.size for d in dims]
-        if math.prod(output_dims(x.shape, window)) * math.prod(sizes) <= ACCUMULATE_ELEMENTS:
-            view = windows(x, sizes, [d.stride for d in dims], [d.window_dilation for d in dims])
-            return accumulated(view, init, x.ndim)
+        view = windows(x, sizes, [d.stride for d in dims], [d.window_dilation for d in dims])
+        return accumulated(view, init, x.ndim)
     acc = np.array(np.broadcast_to(init, output_dims(x.shape, window)))
     if flush is not None and (software or not in_place or opcode in _SELECTS):
         # once for the operand, as each step would flush its element (in the CPU's mode a sum
