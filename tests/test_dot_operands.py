@@ -2,7 +2,7 @@
 (hlo.numerics.linear._contiguous): XLA:CPU's bits still (tests/golden/dot_operands, made by
 tools/make_dot_operand_fixtures.py), and no copy of an operand that needs none; a large
 convolution's patch matrix copied positions innermost; a weight gradient's made a few features
-at a time."""
+at a time; a mid-sized one's copied so too where its positions run longer than its window."""
 
 from __future__ import annotations
 
@@ -96,3 +96,55 @@ def test_a_weight_gradients_patch_matrix_goes_a_few_features_at_a_time() -> None
     tracemalloc.stop()
     assert np.asarray(got).tobytes() == data["out0"].tobytes()
     assert peak < whole
+
+
+def test_subnormals_are_told_from_their_neighbours() -> None:
+    """The bounds of the check: the smallest normal and zeros are not subnormals, the largest
+    and smallest subnormals are, of either sign; an operand half zeros (a ReLU's output)."""
+    for dtype in (np.float32, np.float64):
+        info = np.finfo(dtype)
+        largest_subnormal = np.nextafter(dtype(info.tiny), dtype(0))
+        for value in (info.tiny, -info.tiny, 0.0, -0.0, np.inf, -np.inf, np.nan, info.max, 1.0):
+            assert not linear._has_subnormals(np.full(5, value, dtype))
+        for value in (
+            largest_subnormal,
+            -largest_subnormal,
+            info.smallest_subnormal,
+            -info.smallest_subnormal,
+        ):
+            assert linear._has_subnormals(np.array([1.0, value], dtype))
+        relu = np.maximum(np.random.default_rng(0).standard_normal(2 * linear.CHECK_ELEMENTS), 0).astype(
+            dtype
+        )
+        assert not linear._has_subnormals(relu)
+        relu[-1] = info.smallest_subnormal
+        assert linear._has_subnormals(relu)
+
+
+def test_a_mid_sized_convolutions_patches_copied_positions_innermost_give_xla_cpus_bits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """LeNet's input gradient: products below LARGE_GEMM (a few images each) whose positions run
+    longer than the window's rows take the positions-innermost copy too, with XLA:CPU's values
+    (small integers: exact in any order)."""
+    module = hlo.parse_module((FIXTURES / "input_gradient.hlo").read_text())
+    data = np.load(FIXTURES / "input_gradient.npz")
+    taken: list[bool] = []
+    decide = linear._positions_last_pays
+    monkeypatch.setattr(linear, "_positions_last_pays", lambda *a: taken.append(decide(*a)) or taken[-1])
+    got = hlo.run(module, data["arg0"], data["arg1"], jit="off")
+    assert np.asarray(got).tobytes() == data["out0"].tobytes()
+    assert any(taken)
+
+
+def test_the_two_patch_copies_give_the_same_bits_on_any_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above OpenBLAS's small-matrix sizes the product reads either copy alike: the same bits for
+    values whose sums round."""
+    module = hlo.parse_module((FIXTURES / "input_gradient.hlo").read_text())
+    rng = np.random.default_rng(3)
+    g = rng.standard_normal((64, 16, 8, 8)).astype(np.float32)
+    k = rng.standard_normal((16, 6, 5, 5)).astype(np.float32)
+    positions_last = np.asarray(hlo.run(module, g, k, jit="off"))
+    monkeypatch.setattr(linear, "_positions_last_pays", lambda *a: False)
+    rows_first = np.asarray(hlo.run(module, g, k, jit="off"))
+    assert positions_last.tobytes() == rows_first.tobytes()

@@ -40,3 +40,36 @@ def test_max_and_min_reduces_match_the_ordered_fold(op: str, flush: bool, monkey
     for (x, init), g in zip(cases, got):
         want = ordered(x, init)
         assert np.array_equal(g.view(np.uint32), want.view(np.uint32)), (x, init, g, want)
+
+
+@pytest.mark.parametrize("family", ["exact_sums", "exact_long_reduces"])
+def test_small_sums_folded_as_one_accumulate_give_xla_cpus_bits(family: str, monkeypatch) -> None:
+    """The tree rewrite's windows and final folds of small f32/f64 sums run as one NumPy
+    accumulate each (hlo.numerics.ordered_fold.accumulated), with XLA:CPU's bits."""
+    from hlo.numerics import ordered_fold
+    from test_engine_ops import check_case, data
+
+    calls = []
+    real = ordered_fold.accumulated
+    monkeypatch.setattr(ordered_fold, "accumulated", lambda *a: calls.append(1) or real(*a))
+    d = data(family)
+    count = sum(1 for k in d.files if k.endswith("_hlo"))
+    for k in range(count):
+        check_case(family, k)
+    assert calls
+
+
+def test_small_unpadded_window_sums_folded_as_one_accumulate_give_xla_cpus_bits(monkeypatch) -> None:
+    """Reduce-window sums whose windows lie inside the operand, folded row-major, run as one
+    accumulate (hlo.numerics.window_fold), with XLA:CPU's bits."""
+    from hlo.numerics import window_fold
+    from test_engine_ops import check_case, data
+
+    calls = []
+    real = window_fold.accumulated
+    monkeypatch.setattr(window_fold, "accumulated", lambda *a: calls.append(1) or real(*a))
+    for family in ("exact_reduce_window", "exact_window_sums", "exact_window_order", "exact_sums"):
+        d = data(family)
+        for k in range(sum(1 for name in d.files if name.endswith("_hlo"))):
+            check_case(family, k)
+    assert calls

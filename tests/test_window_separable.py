@@ -114,3 +114,45 @@ def test_subnormal_results_are_flushed(mode: bool) -> None:
         )
     assert got.tolist() == [[0.0, 0.0], [-0.0, -0.0]]
     assert np.signbit(got).tolist() == [[False, False], [True, True]]
+
+
+@pytest.mark.parametrize("mode", [True, False])
+def test_subnormals_meet_zeros_as_the_zeros_of_their_signs(mode: bool) -> None:
+    """Ties of zeros with subnormals: a subnormal is the zero of its sign (XLA:CPU flushes its
+    inputs), and +0 wins a max over -0; in the CPU's mode the operand is not copied flushed for
+    the tie (its zero test reads subnormals as zeros already)."""
+    tiny = np.finfo(np.float32).tiny
+    x = np.array([[-0.0, tiny / 4, -tiny / 4, -0.0, -tiny / 4, 0.0, 5.0, 1.0]], np.float32)
+    window = Window((WindowDimension(1), WindowDimension(2, 2)))
+    with subnormals.flushing_subnormals(mode):
+        got = fold_window_known(
+            Opcode.MAXIMUM,
+            numerics.maximum,
+            x,
+            np.array(-np.inf, np.float32),
+            window,
+            numerics.flush_denormals,
+        )
+    assert got.tolist() == [[0.0, 0.0, 0.0, 5.0]]
+    assert np.signbit(got).tolist() == [[False, True, False, False]]
+
+
+@pytest.mark.parametrize("mode", [True, False])
+@pytest.mark.parametrize("zero_first", [False, True])
+def test_a_relus_zeros_are_positive_as_the_general_tie_makes_them(mode: bool, zero_first: bool) -> None:
+    """max(x, broadcast +0) clears its zero results through a mask (numerics._positive_zeros):
+    -0 and (in the CPU's mode) subnormals below and above zero give +0, NaN payloads (quiet and
+    signalling, either sign) pass untouched: the bits of the general tie rule on the same zeros
+    as a full array."""
+    tiny = np.finfo(np.float32).tiny
+    values = np.array([0.0, -0.0, tiny / 4, -tiny / 4, 1.0, -1.0, np.inf, -np.inf, 5e-39], np.float32)
+    nans = np.array([0x7FA00001, 0xFFC00002, 0x7FC00000], np.uint32).view(np.float32)
+    x = np.tile(np.concatenate([values, nans]), 100)
+    with subnormals.flushing_subnormals(mode), np.errstate(all="ignore"):
+        zeros = np.broadcast_to(np.float32(0), x.shape)
+        pair = (zeros, x) if zero_first else (x, zeros)
+        got = numerics.maximum(*pair)
+        general = numerics.maximum(*(np.zeros_like(x) if p is zeros else p for p in pair))
+    assert got.tobytes() == general.tobytes()
+    assert not np.signbit(got[1]) and got[1] == 0  # -0 -> +0
+    assert got[len(values) :][:3].view(np.uint32).tolist() == nans.view(np.uint32).tolist()

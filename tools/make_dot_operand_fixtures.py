@@ -1,8 +1,10 @@
-"""Make tests/golden/dot_operands/large_dots.npz, large_conv.npz and weight_gradient.npz: dots
+"""Make tests/golden/dot_operands/large_dots.npz, large_conv.npz, weight_gradient.npz and
+input_gradient.npz: dots
 of operands large enough (64K elements and more) that hlo reads them for subnormals instead of
 copying them flushed (hlo.numerics.linear._contiguous), one with its rhs contracted on its last
 dimension (a copy into C order), and a convolution whose one image's patch matrix is made a few
-input features at a time (a LeNet weight gradient), with XLA:CPU's outputs, for
+input features at a time (a LeNet weight gradient) and one below linear.LARGE_GEMM whose patch
+matrix is still copied positions innermost (a LeNet input gradient), with XLA:CPU's outputs, for
 tests/test_dot_operands.py. Dev only: needs jax (../shared/ORACLE.md).
 
     python tools/make_dot_operand_fixtures.py
@@ -55,6 +57,17 @@ ENTRY main {
 }
 """
 
+# LeNet's second input gradient as jax writes it: 8x8 positions padded by 4, a 5x5 window read
+# reversed; products of a few images (m*n*k ~ 3M) below LARGE_GEMM, copied positions innermost.
+INPUT_GRAD_TEXT = """HloModule input_gradient
+ENTRY main {
+  g = f32[64,16,8,8] parameter(0)
+  k = f32[16,6,5,5] parameter(1)
+  r = f32[16,6,5,5] reverse(k), dimensions={2,3}
+  ROOT c = f32[64,6,12,12] convolution(g, r), window={size=5x5 pad=4_4x4_4}, dim_labels=bf01_io01->bf01
+}
+"""
+
 
 def inputs(rng: np.random.Generator) -> list[np.ndarray]:
     def ints(*shape: int) -> np.ndarray:
@@ -91,11 +104,16 @@ def main() -> None:
     conv_args = [rng.integers(-4, 5, s).astype(np.float32) for s in ((2, 32, 48, 48), (64, 32, 3, 3))]
     grad_rng = np.random.default_rng(1)
     grad_args = [grad_rng.integers(-4, 5, s).astype(np.float32) for s in ((64, 1, 28, 28), (64, 6, 24, 24))]
+    input_rng = np.random.default_rng(2)
+    input_grad_args = [
+        input_rng.integers(-4, 5, s).astype(np.float32) for s in ((64, 16, 8, 8), (16, 6, 5, 5))
+    ]
     OUT.mkdir(parents=True, exist_ok=True)
     for name, text, args in (
         ("large_dots", TEXT, inputs(rng)),
         ("large_conv", CONV_TEXT, conv_args),
         ("weight_gradient", GRAD_TEXT, grad_args),
+        ("input_gradient", INPUT_GRAD_TEXT, input_grad_args),
     ):
         outs = run_xla(text, args)
         (OUT / f"{name}.hlo").write_text(text)

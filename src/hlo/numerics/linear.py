@@ -19,6 +19,9 @@ from .windows import padded, windows
 LARGE_GEMM = 1 << 24  # m*n*k from which a convolution's patch matrix is copied positions innermost
 PATCH_BYTES = 2 << 20  # the most of a convolution's patch matrix made at once (memory: 8 MB
 # pieces were 4.6x the live set of a LeNet step; 32 MB pieces measured no faster than 8 MB)
+SMALL_MATRIX_MNK = (
+    2 << 20
+)  # m*n*k above which OpenBLAS never takes its small-matrix kernels (100^3, with a margin)
 MIN_ROWS = 1024  # rows of a patch matrix made at once, at least (see `step` below)
 
 
@@ -59,17 +62,21 @@ CHECK_ELEMENTS = 1 << 16  # operands this large are read for subnormals rather t
 def _has_subnormals(x: np.ndarray) -> bool:
     """Whether a C-contiguous f32 or f64 array holds a subnormal, read in cache-sized pieces (no
     temporary the operand's size). On the bits: in the CPU's flush mode a float comparison reads
-    subnormals as zero."""
+    subnormals as zero. The magnitude doubled (the sign shifted out) minus one, as unsigned, is
+    below twice the smallest normal's bits minus one exactly for subnormals (zero wraps to the
+    top): three passes whatever the values (picking the small ones out first cost a ReLU's
+    output, half zeros, 10x more)."""
     bits = np.dtype(f"u{x.dtype.itemsize}")
     flat = x.reshape(-1).view(bits)
-    sign = bits.type(1 << (8 * x.dtype.itemsize - 1))
     smallest_normal = np.finfo(x.dtype).tiny.view(bits)  # (its bits: the first normal magnitude)
+    limit = bits.type(2 * int(smallest_normal) - 1)
     buffer = np.empty(min(CHECK_ELEMENTS, flat.size), bits)
+    small = np.empty(buffer.size, np.bool_)
     for start in range(0, flat.size, CHECK_ELEMENTS):
         piece = buffer[: min(CHECK_ELEMENTS, flat.size - start)]
-        np.bitwise_and(flat[start : start + piece.size], ~sign, out=piece)  # the magnitude
-        small = piece < smallest_normal  # zeros and subnormals
-        if small.any() and piece[small].any():
+        np.left_shift(flat[start : start + piece.size], bits.type(1), out=piece)
+        np.subtract(piece, bits.type(1), out=piece)
+        if np.less(piece, limit, out=small[: piece.size]).any():
             return True
     return False
 
@@ -244,8 +251,9 @@ def convolution(
         # (N, G, Ig, P..., K...) -> (G, N, P..., Ig, K...); for a large product (G, Ig, K..., N,
         # P...) instead, copied with the positions innermost (runs along the input's rows: the
         # [32,64,56,56] convolution's copies took 250 ms with runs of 3, 45 ms so), read
-        # transposed by BLAS: the same packed panels and kernel, the same bits. (Not below
-        # LARGE_GEMM: OpenBLAS's small-matrix kernels differ by transposition, and in bits.)
+        # transposed by BLAS: the same packed panels and kernel, the same bits. (Below
+        # LARGE_GEMM only where _positions_last_pays: OpenBLAS's small-matrix kernels differ by
+        # transposition, and in bits.)
         rows_first = [1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial)]
         positions_last = [1, 2, *range(3 + spatial, 3 + 2 * spatial), 0, *range(3, 3 + spatial)]
         # One image's patch matrix above PATCH_BYTES with few rows (a weight gradient: the
@@ -285,6 +293,24 @@ def convolution(
     return _finish(out.transpose(final), result, False)
 
 
+def _positions_last_pays(patches: np.ndarray, filters: np.ndarray, mnk: int) -> bool:
+    """Whether a product below LARGE_GEMM also takes the patch matrix copied positions innermost:
+    when the copy's runs are longer so (the last position dimension's, against the last window
+    dimension's: LeNet's input gradient, 12 against 5, copies 2.3x faster) and the product keeps
+    its bits read transposed. OpenBLAS runs a product the same way whichever operand is
+    transposed (only its packing differs) except on two paths: its small-matrix kernels, only
+    from m*n*k <= 100^3 on (gemm_small_kernel_permit), and its direct kernel, only for two
+    untransposed operands (the filters here are read transposed: a view of the (O, I*K) matrix)."""
+    if mnk <= SMALL_MATRIX_MNK or filters.flags.c_contiguous or filters.shape[-1] < 2:
+        return False
+    spatial = (patches.ndim - 2) // 2
+    run_positions, run_window = patches.strides[1 + spatial], patches.strides[-1]
+    item = patches.itemsize
+    if run_positions != item or run_window != item:  # (strided or dilated windows: runs of one)
+        return False
+    return patches.shape[1 + spatial] > patches.shape[-1]
+
+
 def _patch_product(
     patches: np.ndarray,
     filters: np.ndarray,
@@ -298,7 +324,9 @@ def _patch_product(
     spatial = (len(shape) - 3) // 2
     p, kk = math.prod(shape[3 : 3 + spatial]), math.prod(shape[3 + spatial :])
     split = patches.reshape(shape)  # (a view)
-    if images * p * og * ig * kk >= LARGE_GEMM:
+    if images * p * og * ig * kk >= LARGE_GEMM or _positions_last_pays(
+        patches, filters, images * p * og * ig * kk
+    ):
         cols = split.transpose(positions_last).reshape(groups, ig * kk, images * p).transpose(0, 2, 1)
     else:
         cols = split.transpose(rows_first).reshape(groups, images * p, ig * kk)  # the one copy

@@ -222,6 +222,16 @@ def _signed_zero_ties(r: np.ndarray, a: np.ndarray, b: np.ndarray, take_negative
         return r
     if not zero.any():
         return r
+    if not take_negative and r.dtype.kind == "f" and (_positive_zeros(b) or _positive_zeros(a)):
+        # max(x, +0), a ReLU: every zero result is +0 (x is a zero, or a subnormal read as one,
+        # or below zero); cleared through a mask instead of the general tie's four passes
+        bits = np.dtype(f"u{r.dtype.itemsize}")
+        clear = zero.view(np.uint8).astype(bits)  # (0 or 1)
+        np.negative(clear, out=clear)
+        np.invert(clear, out=clear)
+        target = r.view(bits)
+        np.bitwise_and(target, clear, out=target)
+        return r
     tie = np.logical_and(np.equal(a, 0), np.equal(b, 0))
     if r.dtype.kind == "c":  # complex zeros: pick the operand, as before (rare)
         a_wins = np.signbit(np.real(a)) == take_negative
@@ -230,6 +240,17 @@ def _signed_zero_ties(r: np.ndarray, a: np.ndarray, b: np.ndarray, take_negative
     both = np.negative(np.add(np.negative(a), np.negative(b))) if take_negative else np.add(a, b)
     np.copyto(r, both, where=tie, casting="same_kind")
     return r
+
+
+def _positive_zeros(x: np.ndarray) -> bool:
+    """Whether `x` is one +0 broadcast (no stride moves: a broadcast constant)."""
+    return (
+        isinstance(x, np.ndarray)
+        and x.size > 0
+        and not any(x.strides)
+        and x.dtype.kind == "f"
+        and x.reshape(-1)[:1].view(np.dtype(f"u{x.dtype.itemsize}"))[0] == 0
+    )
 
 
 def sign(x: np.ndarray) -> np.ndarray:

@@ -13,12 +13,16 @@ is ever made.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..ir.attrs import Window
+from . import subnormals
+
+ACCUMULATE_ELEMENTS = 1 << 16  # folds of sums this small run as one accumulate
 
 
 def fold_in_order(
@@ -93,6 +97,16 @@ def fold_known_in_order(
     `flush` (XLA:CPU's flush-to-zero, or None) applies to each element and each partial
     result."""
     lead = view.shape[: view.ndim - axes]
+    if (
+        getattr(combine, "plain_add", False)
+        and masks is None
+        and flush is None
+        and view.size <= ACCUMULATE_ELEMENTS
+        and view.dtype == init.dtype
+        and view.dtype in (np.float32, np.float64)
+        and subnormals.active()
+    ):
+        return accumulated(view, init, axes)
     acc = np.array(np.broadcast_to(init, lead))
     if flush is not None:
         acc = flush(acc)
@@ -109,3 +123,16 @@ def fold_known_in_order(
             new = flush(new)
         acc = new if masks is None else np.where(_real(masks, index, len(lead)), new, acc)
     return acc
+
+
+def accumulated(view: np.ndarray, init: np.ndarray, axes: int) -> np.ndarray:
+    """A sum of the last `axes` dimensions from `init` in row-major order, as the steps of
+    fold_known_in_order make it, in one call: NumPy's accumulate adds strictly one element after
+    another (unlike its reduce, pairwise along a row), each sum rounded in the element type and
+    flushed by the CPU's mode as each step's (a step cost ~6 us of Python: a [128,10] column
+    sum's tree rewrite takes 36)."""
+    lead = view.shape[: view.ndim - axes]
+    rows = np.empty((*lead, 1 + math.prod(view.shape[view.ndim - axes :])), view.dtype)
+    rows[..., 0] = init
+    rows[..., 1:] = view.reshape(*lead, rows.shape[-1] - 1)
+    return np.add.accumulate(rows, axis=-1)[..., -1]

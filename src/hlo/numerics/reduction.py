@@ -321,4 +321,6 @@ def _step(reducer: Reducer, flush: Callable[..., Any] | None) -> Callable[..., n
             result = np.asarray(result * result.dtype.type(1))
         return result
 
+    # (in the CPU's mode an add step is np.add alone: ordered_fold may run many as one)
+    step.plain_add = reducer.opcode is Opcode.ADD  # type: ignore[attr-defined]
     return step

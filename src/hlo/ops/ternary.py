@@ -156,9 +156,39 @@ def Clamp(min: XlaOp, operand: XlaOp, max: XlaOp) -> XlaOp:  # page 003's names
 def select_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
     """Elementwise choice (a scalar predicate chooses whole arrays); values pass untouched."""
     out = np.dtype(instr.shape.element_type.numpy_dtype)
-    return sizes_checked(
-        lambda pred, on_true, on_false: np.asarray(np.where(pred, on_true, on_false), dtype=out), instr, ctx
-    )
+    bits = np.dtype(f"u{out.itemsize}") if out.itemsize in (1, 2, 4, 8) else None
+
+    def run(pred: np.ndarray, on_true: np.ndarray, on_false: np.ndarray) -> np.ndarray:
+        if (
+            bits is not None
+            and np.ndim(pred) > 0
+            and np.size(pred) >= BLEND_ELEMENTS
+            and getattr(on_true, "dtype", None) == out
+            and getattr(on_false, "dtype", None) == out
+        ):
+            return _blend(pred, on_true, on_false, bits).view(out)
+        return np.asarray(np.where(pred, on_true, on_false), dtype=out)
+
+    return sizes_checked(run, instr, ctx)
+
+
+BLEND_ELEMENTS = 4096  # selects this large choose by bit masks (np.where branches per element)
+
+
+def _blend(pred: np.ndarray, on_true: np.ndarray, on_false: np.ndarray, bits: np.dtype) -> np.ndarray:
+    """select on the values' bits: on_false ^ ((on_true ^ on_false) & mask), the mask all ones
+    where `pred` holds. np.where branches per element, and a predicate of data (a ReLU's
+    gradient) is mispredicted half the time: 780 us for 221K f32, 50 us so. The same bits as a
+    choice (NaN payloads, signs of zeros, subnormals pass untouched); a select of zeros (a
+    broadcast constant, as jax writes ReLU's gradient) is the mask's AND alone."""
+    t, f = on_true.view(bits), on_false.view(bits)
+    mask = np.empty(np.broadcast_shapes(pred.shape, t.shape, f.shape), bits)
+    np.copyto(mask, pred, casting="unsafe")  # (0 or 1)
+    np.negative(mask, out=mask)  # (0 or all ones)
+    if f.size and not any(f.strides) and f[(0,) * f.ndim] == 0:
+        return np.bitwise_and(mask, t, out=mask)
+    np.bitwise_and(mask, np.bitwise_xor(t, f), out=mask)
+    return np.bitwise_xor(mask, f, out=mask)
 
 
 @kernel(Op.CLAMP)
