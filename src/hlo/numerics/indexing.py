@@ -203,14 +203,111 @@ def _scatter_in_blocks(
     update order (the same positions and order as the whole-array form, whose int64 starts
     were 51 MB, clipped in another 51, for the 1.6M scalar updates of XLA's optimized max-pool
     gradient)."""
-    rank = operand.ndim
+    w = _windows(operand.shape, indices, update, m, update_window_dims, inserted)
+    result = operand.copy().reshape(-1)
+    if not w.possible:
+        return result.reshape(operand.shape)
+    offsets = w.offsets.reshape(1, w.window)
+    block = max(1, min(_STARTS_BLOCK, _POSITIONS_BLOCK // w.window))
+    for first in range(0, w.count, block):
+        positions, fits = w.starts(first, block)
+        values = w.rows[first : first + block]
+        if not fits.all():
+            positions, values = positions[fits], values[fits]
+        if len(positions):
+            combine_at(result, positions[:, None] + offsets, values)
+    return result.reshape(operand.shape)
+
+
+def scatter_loop_arguments(
+    operand: np.ndarray,
+    indices: np.ndarray,
+    update: np.ndarray,
+    m: IndexMap,
+    update_window_dims: Sequence[int],
+    inserted: Sequence[int],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+    """What a compiled scatter loop (hlo.numerics.scatter_tier) takes for `_scatter_in_blocks`'s
+    cases: the result (a flat copy of the operand), each update's flat start (-1: its window
+    does not fit, skipped), the updates as C-contiguous rows of the window, the window's
+    element offsets from its start, and whether those are one run of consecutive elements."""
+    w = _windows(operand.shape, indices, update, m, update_window_dims, inserted)
+    result = operand.copy().reshape(-1)
+    starts = np.full(w.count, -1, np.int64)
+    if w.possible:
+        for first in range(0, w.count, _STARTS_BLOCK):
+            positions, fits = w.starts(first, _STARTS_BLOCK)
+            starts[first : first + len(positions)] = np.where(fits, positions, -1)
+    offsets = w.offsets.reshape(-1)
+    run = bool(np.array_equal(offsets, np.arange(w.window)))
+    return result, starts, np.ascontiguousarray(w.rows), offsets, run
+
+
+@dataclass(frozen=True)
+class _Windows:
+    """A scatter's windows in the flat operand (one operand, no batching dimensions): their
+    sizes per operand dimension, the element offsets of a window from its start, the updates as
+    rows of a window, and the index vectors they start at."""
+
+    shape: tuple[int, ...]
+    sizes: tuple[int, ...]
+    strides: tuple[int, ...]
+    offsets: np.ndarray
+    rows: np.ndarray
+    vectors: np.ndarray
+    m: IndexMap
+
+    @property
+    def window(self) -> int:
+        return int(np.prod(self.sizes, dtype=np.int64))
+
+    @property
+    def count(self) -> int:
+        return len(self.vectors)
+
+    @property
+    def possible(self) -> bool:
+        """Whether any update can fit: dimensions no index addresses start at 0, so a window
+        longer than one of them never fits."""
+        fixed = all(
+            self.sizes[d] <= self.shape[d] for d in range(len(self.shape)) if d not in self.m.to_operand
+        )
+        return fixed and self.window > 0 and self.count > 0
+
+    def starts(self, first: int, block: int) -> tuple[np.ndarray, np.ndarray]:
+        """The flat start positions of updates [first, first + block) (int64) and whether each
+        window fits."""
+        v = self.vectors[first : first + block]
+        if v.dtype == np.uint64:  # the only unsigned type whose values int64 cannot hold
+            v = np.minimum(v, np.uint64(np.iinfo(np.int64).max))
+        v = v.astype(np.int64)
+        positions = np.zeros(len(v), np.int64)
+        fits = np.ones(len(v), bool)
+        for k, d in enumerate(self.m.to_operand):
+            # clipped to [-1, n] first: start + size cannot wrap around (s64's maximum)
+            start = np.clip(v[:, k], -1, self.shape[d])
+            fits &= (start >= 0) & (start <= self.shape[d] - self.sizes[d])
+            positions += start * self.strides[d]
+        return positions, fits
+
+
+def _windows(
+    operand_shape: tuple[int, ...],
+    indices: np.ndarray,
+    update: np.ndarray,
+    m: IndexMap,
+    update_window_dims: Sequence[int],
+    inserted: Sequence[int],
+) -> _Windows:
+    """The windows of a scatter of `update` at `indices` into an operand of `operand_shape`."""
+    rank = len(operand_shape)
     scatter_dims = [d for d in range(update.ndim) if d not in update_window_dims]
     window_operand_dims = [d for d in range(rank) if d not in inserted]
     sizes = [1] * rank
     for u, d in zip(update_window_dims, window_operand_dims):
         sizes[d] = update.shape[u]
     window = int(np.prod(sizes, dtype=np.int64))
-    strides = [int(np.prod(operand.shape[d + 1 :], dtype=np.int64)) for d in range(rank)]
+    strides = [int(np.prod(operand_shape[d + 1 :], dtype=np.int64)) for d in range(rank)]
     offsets = np.zeros(sizes, dtype=np.int64)
     for d in range(rank):
         view = [1] * rank
@@ -221,30 +318,7 @@ def _scatter_in_blocks(
     count = int(np.prod(vectors.shape[:-1], dtype=np.int64))
     vectors = vectors.reshape(count, vectors.shape[-1])
     rows = np.transpose(update, scatter_dims + list(update_window_dims)).reshape(count, window)
-    result = operand.copy().reshape(-1)
-    # dimensions no index addresses start at 0: a window longer than one of them never fits
-    fixed = all(sizes[d] <= operand.shape[d] for d in range(rank) if d not in m.to_operand)
-    if not (fixed and window and count):
-        return result.reshape(operand.shape)
-    block = max(1, min(_STARTS_BLOCK, _POSITIONS_BLOCK // window))
-    for first in range(0, count, block):
-        v = vectors[first : first + block]
-        if v.dtype == np.uint64:  # the only unsigned type whose values int64 cannot hold
-            v = np.minimum(v, np.uint64(np.iinfo(np.int64).max))
-        v = v.astype(np.int64)
-        positions = np.zeros(len(v), np.int64)
-        fits = np.ones(len(v), bool)
-        for k, d in enumerate(m.to_operand):
-            # clipped to [-1, n] first: start + size cannot wrap around (s64's maximum)
-            start = np.clip(v[:, k], -1, operand.shape[d])
-            fits &= (start >= 0) & (start <= operand.shape[d] - sizes[d])
-            positions += start * strides[d]
-        values = rows[first : first + block]
-        if not fits.all():
-            positions, values = positions[fits], values[fits]
-        if len(positions):
-            combine_at(result, positions[:, None] + offsets.reshape(1, window), values)
-    return result.reshape(operand.shape)
+    return _Windows(tuple(operand_shape), tuple(sizes), tuple(strides), offsets, rows, vectors, m)
 
 
 def _in_rounds(
