@@ -159,7 +159,7 @@ def combiner(ctx: KernelContext, name: str, op: str) -> tuple[Any, Any]:
     """How a scatter-like op combines an update into the operand: (combine_at, None) for a
     recognised computation (a ufunc's `at`, or replacement for `(a, b) -> b`), else
     (None, the lifted computation)."""
-    from .indexing import ufunc_combiner
+    from .combine_at import ufunc_combiner
 
     c = ctx.module.computation(name)
     if len(c.parameters) == 2 and c.root.name == c.parameters[1].name:

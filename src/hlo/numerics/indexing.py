@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .numerics import is_float, is_ml_dtype
+from .combine_at import Combiner
 
 
 @dataclass(frozen=True)
@@ -116,10 +116,10 @@ def _windows_at(operand: np.ndarray, starts: np.ndarray, slice_sizes: Sequence[i
     return operand[tuple(index)]  # type: ignore[no-any-return]
 
 
-Combiner = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
-
-
 _POSITIONS_BLOCK = 1 << 21  # updated elements per combine_at call: 16 MB of int64 positions
+# Updated elements per call when windows are runs combined a run at a time: their values and the
+# temporaries stay in the caches (1 MB of f32: the embedding gradient's scatter 64 -> 31 ms).
+_RUNS_BLOCK = 1 << 18
 
 
 def scatter(
@@ -208,14 +208,19 @@ def _scatter_in_blocks(
     if not w.possible:
         return result.reshape(operand.shape)
     offsets = w.offsets.reshape(1, w.window)
-    block = max(1, min(_STARTS_BLOCK, _POSITIONS_BLOCK // w.window))
+    runs = getattr(combine_at, "runs", None) if w.window >= 2 and w.run else None
+    block = max(1, min(_STARTS_BLOCK, (_RUNS_BLOCK if runs else _POSITIONS_BLOCK) // w.window))
     for first in range(0, w.count, block):
-        positions, fits = w.starts(first, block)
+        starts, fits = w.starts(first, block)
         values = w.rows[first : first + block]
         if not fits.all():
-            positions, values = positions[fits], values[fits]
-        if len(positions):
-            combine_at(result, positions[:, None] + offsets, values)
+            starts, values = starts[fits], values[fits]
+        if not len(starts):
+            continue
+        if runs is not None:
+            runs(result, starts, w.window, values)
+        else:
+            combine_at(result, starts[:, None] + offsets, values)
     return result.reshape(operand.shape)
 
 
@@ -238,9 +243,7 @@ def scatter_loop_arguments(
         for first in range(0, w.count, _STARTS_BLOCK):
             positions, fits = w.starts(first, _STARTS_BLOCK)
             starts[first : first + len(positions)] = np.where(fits, positions, -1)
-    offsets = w.offsets.reshape(-1)
-    run = bool(np.array_equal(offsets, np.arange(w.window)))
-    return result, starts, np.ascontiguousarray(w.rows), offsets, run
+    return result, starts, np.ascontiguousarray(w.rows), w.offsets.reshape(-1), w.run
 
 
 @dataclass(frozen=True)
@@ -260,6 +263,12 @@ class _Windows:
     @property
     def window(self) -> int:
         return int(np.prod(self.sizes, dtype=np.int64))
+
+    @property
+    def run(self) -> bool:
+        """Whether a window is one run of consecutive elements (whole trailing dimensions and
+        part of the one before)."""
+        return bool(np.array_equal(self.offsets.reshape(-1), np.arange(self.window)))
 
     @property
     def count(self) -> int:
@@ -340,41 +349,3 @@ def _in_rounds(
         new = new if isinstance(new, tuple) else (new,)
         for r, v in zip(results, new):
             r[at] = v
-
-
-def _disjoint_rows(positions: np.ndarray) -> bool:
-    """Whether rows of positions (each the same run of consecutive elements, shifted: an
-    embedding's rows) never share an element; checked on the rows' starts only. Single
-    elements are left to ufunc.at, which is cheaper than sorting them."""
-    if positions.ndim != 2 or positions.shape[1] < 2:
-        return False
-    width = positions.shape[1]
-    if positions[0, -1] - positions[0, 0] != width - 1:
-        return False
-    starts = np.sort(positions[:, 0])
-    return bool(np.all(np.diff(starts) >= width))
-
-
-def ufunc_combiner(ufunc: np.ufunc | None) -> Combiner:
-    """`ufunc.at` (in update order), or replacement when `ufunc` is None."""
-    if ufunc is None:
-
-        def replace(flat: np.ndarray, positions: np.ndarray, values: np.ndarray) -> None:
-            flat[positions] = values
-
-        return replace
-
-    def at(flat: np.ndarray, positions: np.ndarray, values: np.ndarray) -> None:
-        if is_ml_dtype(flat.dtype) and not is_float(flat.dtype):  # s4, u4...: wrap through int64
-            work = flat.astype(np.int64)
-            ufunc.at(work, positions.reshape(-1), values.reshape(-1).astype(np.int64))
-            flat[:] = work.astype(flat.dtype)
-            return
-        # in the element type: bf16 and f16 round after every update, as XLA:CPU's
-        values = values.astype(flat.dtype, copy=False)
-        if _disjoint_rows(positions):  # no element updated twice: the order cannot show
-            flat[positions] = ufunc(flat[positions], values)
-        else:
-            ufunc.at(flat, positions.reshape(-1), values.reshape(-1))
-
-    return at
