@@ -162,7 +162,7 @@ def _kernel(kind: str, dtype: np.dtype) -> _Kernel | None:
 
 Interpreted = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 # (result (flat), starts, rows (count, window), offsets, run) for the compiled loop
-Prepare = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, ...]]
+Prepare = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[Any, ...]]
 
 
 class CompiledScatter:

@@ -209,7 +209,7 @@ def _compiled(
     if mode != "eager" and update.element_count < AUTO_MIN_ELEMENTS:
         return None
 
-    def prepare(a: np.ndarray, i: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, ...]:
+    def prepare(a: np.ndarray, i: np.ndarray, u: np.ndarray) -> tuple[Any, ...]:
         return scatter_loop_arguments(a, i, u, index_map, window, inserted)
 
     return scatter_tier.CompiledScatter(
