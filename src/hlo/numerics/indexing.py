@@ -231,19 +231,32 @@ def scatter_loop_arguments(
     m: IndexMap,
     update_window_dims: Sequence[int],
     inserted: Sequence[int],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+) -> tuple[Any, ...]:
     """What a compiled scatter loop (hlo.numerics.scatter_tier) takes for `_scatter_in_blocks`'s
-    cases: the result (a flat copy of the operand), each update's flat start (-1: its window
-    does not fit, skipped), the updates as C-contiguous rows of the window, the window's
-    element offsets from its start, and whether those are one run of consecutive elements."""
+    cases: the result (a flat copy of the operand); the index vectors, one row per update (int64
+    when they are u64, clamped as `_Windows.starts` clamps them; any other integer type as it
+    is); per vector element the highest start that fits in its operand dimension and that
+    dimension's stride; the updates as C-contiguous rows of the window; the window's element
+    offsets from its start; whether those are one run of consecutive elements; and whether any
+    update can fit at all."""
     w = _windows(operand.shape, indices, update, m, update_window_dims, inserted)
     result = operand.copy().reshape(-1)
-    starts = np.full(w.count, -1, np.int64)
-    if w.possible:
-        for first in range(0, w.count, _STARTS_BLOCK):
-            positions, fits = w.starts(first, _STARTS_BLOCK)
-            starts[first : first + len(positions)] = np.where(fits, positions, -1)
-    return result, starts, np.ascontiguousarray(w.rows), w.offsets.reshape(-1), w.run
+    vectors = w.vectors
+    if vectors.dtype == np.uint64:  # the only unsigned type whose values int64 cannot hold
+        vectors = np.minimum(vectors, np.uint64(np.iinfo(np.int64).max)).astype(np.int64)
+    highest = np.array([w.shape[d] - w.sizes[d] for d in m.to_operand], np.int64)
+    strides = np.array([w.strides[d] for d in m.to_operand], np.int64)
+    rows = np.ascontiguousarray(w.rows)
+    return (
+        result,
+        np.ascontiguousarray(vectors),
+        highest,
+        strides,
+        rows,
+        w.offsets.reshape(-1),
+        w.run,
+        w.possible,
+    )
 
 
 @dataclass(frozen=True)

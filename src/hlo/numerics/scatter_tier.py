@@ -66,30 +66,45 @@ _INTEGERS = frozenset(
 )
 
 # The source of the loop: updates k in order, window elements j in [lo, hi) (a range of the
-# window's elements: each element sees its updates in order in any range);
-# a start of -1 marks an update whose window does not fit. `run`: the window is one run of
-# consecutive elements, combined through two slices (numba vectorizes slices of 1-D arrays, not
-# the same loop indexed from the starts: 7.5 against 31 ms for the embedding gradient).
+# window's elements: each element sees its updates in order in any range). An update's start is
+# its index vector's elements times their dimensions' strides, skipped whole when an element is
+# negative or above the highest start that fits (the interpreter's rule; vectors of any integer
+# type, u64 already clamped to int64's range); all starts first (the combining loop ran ~25%
+# slower with the check inside it). `run`: the window is one run of consecutive elements,
+# combined through two slices when it is long enough (numba vectorizes slices of 1-D arrays, not
+# the loop indexed from the start: 7.5 against 31 ms for the embedding gradient).
 _SOURCE = """
-def scatter(lo, hi, out, starts, rows, offsets, run):
+def scatter(lo, hi, out, vectors, highest, strides, rows, offsets, run):
     width = rows.shape[1]
     flat = rows.reshape(-1)
-    for k in range(starts.size):
+    count = vectors.shape[0]
+    starts = np.empty(count, np.int64)
+    for k in range(count):
+        s = 0
+        for i in range(highest.size):
+            v = np.int64(vectors[k, i])
+            if v < 0 or v > highest[i]:
+                s = -1
+                break
+            s += v * strides[i]
+        starts[k] = s
+    sliced = run and hi - lo >= 8
+    for k in range(count):
         s = starts[k]
         if s < 0:
             continue
-        r = flat[k * width + lo : k * width + hi]
-        if run:
+        if sliced:
+            r = flat[k * width + lo : k * width + hi]
             o = out[s + lo : s + hi]
             for j in range(hi - lo):
                 a = o[j]
                 b = r[j]
                 o[j] = {expression}
         else:
-            for j in range(hi - lo):
-                p = s + offsets[lo + j]
+            for j in range(lo, hi):
+                p = s + offsets[j]
                 a = out[p]
-                b = r[j]
+                b = flat[k * width + j]
                 out[p] = {expression}
 """
 
@@ -107,22 +122,23 @@ def expression(kind: str, dtype: np.dtype) -> str | None:
 
 
 class _Kernel(CompiledKernel):
-    """One combiner's compiled loop, shared by every plan and thread of the process (numba
-    compiles it once per element type)."""
+    """One combiner's compiled loop for one element type and one index type, shared by every
+    plan and thread of the process."""
 
     what = "scatter"
 
-    def __init__(self, key: str, source: str) -> None:
+    def __init__(self, key: str, source: str, dtype: np.dtype, index: np.dtype) -> None:
         super().__init__(key)
-        self.source = source
+        self.source, self.dtype, self.index = source, dtype, index
 
-    def compile(self, dtype: np.dtype) -> tuple[Any, np.ndarray]:
+    def compile(self, arg: Any) -> tuple[Any, np.ndarray]:
         from . import jit_numba
 
         fn = jit_numba.compile_function(self.source, "scatter", nogil=True)
-        one = np.zeros(1, dtype)
+        one = np.zeros(1, self.dtype)
         offsets = np.zeros(1, np.int64)
-        fn(0, 0, one, offsets, one.reshape(1, 1), offsets, True)  # compiled (or loaded) now
+        vectors = np.zeros((1, 1), self.index)
+        fn(0, 0, one, vectors, offsets, offsets, one.reshape(1, 1), offsets, True)  # compiled (or loaded) now
         return fn, offsets
 
     def marker(self) -> Path:
@@ -150,14 +166,15 @@ _kernels: dict[str, _Kernel] = {}
 _kernels_lock = threading.Lock()
 
 
-def _kernel(kind: str, dtype: np.dtype) -> _Kernel | None:
+def _kernel(kind: str, dtype: np.dtype, index: np.dtype) -> _Kernel | None:
     text = expression(kind, dtype)
     if text is None:
         return None
+    index = np.dtype(np.int64) if index == np.uint64 else index  # (clamped to int64 first)
     source = _SOURCE.format(expression=text)
-    key = f"{dtype.name}-" + hashlib.sha256(source.encode()).hexdigest()[:16]
+    key = f"{dtype.name}-{index.name}-" + hashlib.sha256(source.encode()).hexdigest()[:16]
     with _kernels_lock:
-        return _kernels.setdefault(key, _Kernel(key, source))
+        return _kernels.setdefault(key, _Kernel(key, source, dtype, index))
 
 
 Interpreted = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -183,7 +200,7 @@ class CompiledScatter:
     def __call__(self, operand: np.ndarray, indices: np.ndarray, update: np.ndarray) -> np.ndarray:
         kernel = self.kernel
         if kernel is None or (kernel.fn is None and not kernel.failed):
-            kernel = self._start(operand.dtype)
+            kernel = self._start(operand.dtype, indices.dtype)
         if kernel is not None and kernel.fn is not None and (not self.flush or subnormals.active()):
             try:
                 result = self._run(kernel, operand, indices, update)
@@ -197,14 +214,14 @@ class CompiledScatter:
     def _run(
         self, kernel: _Kernel, operand: np.ndarray, indices: np.ndarray, update: np.ndarray
     ) -> np.ndarray:
-        out, starts, rows, offsets, run = self.prepare(operand, indices, update)
-        if rows.size and starts.size:
+        out, vectors, highest, strides, rows, offsets, run, possible = self.prepare(operand, indices, update)
+        if possible:
             # one thread: the other core's share measured slower (15.5 against 8.4 ms for the
             # embedding gradient split by window columns: the updates' rows are read by both)
-            kernel.fn(0, rows.shape[1], out, starts, rows, offsets, run)
+            kernel.fn(0, rows.shape[1], out, vectors, highest, strides, rows, offsets, run)
         return out.reshape(operand.shape)
 
-    def _start(self, dtype: np.dtype) -> _Kernel | None:
+    def _start(self, dtype: np.dtype, index: np.dtype) -> _Kernel | None:
         """Nothing on the first call (unless eager); from the second: a loop an earlier process
         compiled loaded now, another compiled in the background while the interpreter goes on."""
         if self.unsupported:
@@ -213,14 +230,14 @@ class CompiledScatter:
         if not self.eager and self.calls < 2:
             return None
         if self.kernel is None:
-            self.kernel = _kernel(self.kind, np.dtype(dtype))
+            self.kernel = _kernel(self.kind, np.dtype(dtype), np.dtype(index))
             if self.kernel is None:
                 self.unsupported = True
                 return None
         kernel = self.kernel
         if not kernel.started:
             cached = not self.eager and kernel.marker().exists()
-            kernel.start(np.dtype(dtype), background=not (self.eager or cached))
+            kernel.start(None, background=not (self.eager or cached))
         if not kernel.done.is_set():
             time.sleep(0)  # let the compiling thread have the GIL
         return kernel
