@@ -159,7 +159,7 @@ def combiner(ctx: KernelContext, name: str, op: str) -> tuple[Any, Any]:
     """How a scatter-like op combines an update into the operand: (combine_at, None) for a
     recognised computation (a ufunc's `at`, or replacement for `(a, b) -> b`), else
     (None, the lifted computation)."""
-    from .indexing import ufunc_combiner
+    from .combine_at import ufunc_combiner
 
     c = ctx.module.computation(name)
     if len(c.parameters) == 2 and c.root.name == c.parameters[1].name:
@@ -171,3 +171,19 @@ def combiner(ctx: KernelContext, name: str, op: str) -> tuple[Any, Any]:
             ufunc = np.logical_or if ufunc is np.add else np.logical_and
         return ufunc_combiner(ufunc), None
     return None, lifted(ctx, name, op)
+
+
+_KINDS = {
+    Op.ADD: "add", Op.MULTIPLY: "multiply", Op.MAXIMUM: "maximum", Op.MINIMUM: "minimum",
+    Op.AND: "and", Op.OR: "or", Op.XOR: "xor",
+}  # fmt: skip
+
+
+def combiner_kind(ctx: KernelContext, name: str) -> str | None:
+    """The name of the combiner `combiner` recognises in computation `name` ("add", ...,
+    "replace" for `(a, b) -> b`), or None (a computation run lifted)."""
+    c = ctx.module.computation(name)
+    if len(c.parameters) == 2 and c.root.name == c.parameters[1].name:
+        return "replace"
+    reducer = recognise_reducer(c)
+    return _KINDS.get(reducer.opcode) if reducer is not None else None

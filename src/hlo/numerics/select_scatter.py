@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from ..ir.attrs import Window
-from .indexing import Combiner, _in_rounds
+from .combine_at import Combiner
+from .indexing import _in_rounds
 from .window_fold import Slices, output_dims, passes
 
 _NEIGHBOURS_LIMIT = 40  # earlier overlapping neighbours compared per window; above, sort instead

@@ -13,8 +13,8 @@ from ..errors import ShapeError
 from ..ir.attr_kinds import BOOL, COMPUTATION, INT, INT_LIST
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from ..numerics.computations import combiner, lifted
-from ..numerics.indexing import IndexMap, scatter
+from ..numerics.computations import combiner, combiner_kind, lifted
+from ..numerics.indexing import IndexMap, scatter, scatter_loop_arguments
 from ..shape import UNBOUNDED, Shape
 from .array_rules import require_ops
 from .callee import embed
@@ -176,4 +176,42 @@ def scatter_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., Any]
         results = scatter(xs[:n], xs[n], xs[n + 1 :], index_map, window, inserted, combine_at, apply)
         return results[0] if n == 1 else tuple(results)
 
+    if n == 1 and combine_at is not None and not index_map.operand_batching:
+        return _compiled(instr, ctx, run, index_map, window, inserted) or run
     return run
+
+
+# jit="auto" compiles scatters of at least this many update elements: numba's start and the
+# compilation take about a second of the interpreter's GIL in the background, more than a small
+# scatter can ever win back (jit="eager" compiles every one the tier takes).
+AUTO_MIN_ELEMENTS = 1 << 20
+
+
+def _compiled(
+    instr: Instruction,
+    ctx: KernelContext,
+    interpreted: Callable[..., Any],
+    index_map: IndexMap,
+    window: tuple[int, ...],
+    inserted: tuple[int, ...],
+) -> Callable[..., Any] | None:
+    """The scatter with the compiled tier (hlo.numerics.scatter_tier) when it may take it: a
+    combiner it knows over an element type it computes, jit not "off", numba installed."""
+    from ..numerics import loop_tier, scatter_tier
+
+    mode = ctx.options.jit
+    kind = combiner_kind(ctx, instr.attrs["to_apply"])
+    operand, _, update = ctx.operand_shapes(instr)
+    if mode == "off" or kind is None or not loop_tier.numba_installed():
+        return None
+    if scatter_tier.expression(kind, np.dtype(operand.element_type.numpy_dtype)) is None:
+        return None
+    if mode != "eager" and update.element_count < AUTO_MIN_ELEMENTS:
+        return None
+
+    def prepare(a: np.ndarray, i: np.ndarray, u: np.ndarray) -> tuple[Any, ...]:
+        return scatter_loop_arguments(a, i, u, index_map, window, inserted)
+
+    return scatter_tier.CompiledScatter(
+        kind, interpreted, prepare, ctx.options.flush_denormals, mode == "eager"
+    )
