@@ -13,8 +13,8 @@ Each running sum is one shifted pass over every window at once (hlo.numerics.win
 The adds XLA:CPU emits for a reduce-window carry LLVM's `reassoc` flag, so LLVM's loop vectorizer
 may also take the loop over the window's major dimension (its minor loop fully unrolled) when
 its cost model finds that cheaper: each of the window's rows is then a lane summed in order, the
-first from the init value, and the lanes are halved (rows_apply and fold_rows; seen only for f32
-windows of 2, 4 or 8 rows over a 2-D operand, tests/golden/ops/exact_window_rows.npz).
+first from the init value, and the lanes are halved (rows_apply and fold_rows: 2-D windows of
+2, 4 or 8 rows, tests/golden/ops/exact_window_rows.npz).
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def fold(x: np.ndarray, init: np.ndarray, window: Window, flush: Flush | None) -
 _MAX_WHOLE_ROW = 8
 _MAX_WHOLE_BYTES = 192
 # the rows of the windows whose rows are seen vectorized as lanes, by element type (f64 windows
-# of 8 rows run as 4 lanes of 2 rows each, or in order: not modelled)
+# of 8 rows were seen as 4 lanes of rows e and e + 4, or in order, depending on the shape)
 _ROWS = {np.dtype(np.float32): (2, 4, 8), np.dtype(np.float64): (2, 4)}
 
 
