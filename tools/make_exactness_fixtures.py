@@ -1236,7 +1236,8 @@ def main(names: list[str]) -> None:
             "column_sums",
             "split_sums",
             "vector_extremes",
-        ):  # where the kernels' order came from
+            "window_rows",
+        ):  # where the kernels' (or LLVM's cost model's) order came from
             same = [isa for isa in ("AVX2", "SSE4_2") if replay_under_isa(path, isa) == 0]
             print(f"  the same bits under --xla_cpu_max_isa: {same}")
             with np.load(path) as d:
