@@ -46,3 +46,51 @@ def test_software_flushing_flushes_elements_and_partial_sums():
     want = fold_window_known(Opcode.ADD, np.add, x, np.float32(0), window, numerics.flush_denormals)
     assert np.array_equal(got, want) and np.all(got == 0)
     assert np.all(window_vector.fold(x, np.float32(0), window, None) > 1e-37)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape", "dims", "applies"),
+    [
+        (np.float32, (64, 64), (D(2, 2), D(2)), True),  # rows of 2 over a row of a power-of-two length
+        (np.float32, (40, 4), (D(2, 3), D(2)), True),
+        (np.float32, (64, 64), (D(2), D(2)), False),  # 2 rows with a major stride of 1: in order
+        (np.float32, (2, 128), (D(2), D(2)), True),  # ... unless there is one row of outputs
+        (np.float32, (40, 5), (D(2, 2), D(2)), False),  # rows of 5 elements: in order
+        (np.float32, (40, 5), (D(4), D(5)), True),  # whole operand rows
+        (np.float32, (40, 6), (D(8), D(6)), True),
+        (np.float32, (40, 7), (D(8), D(7)), False),  # 224 bytes: not seen vectorized as lanes
+        (np.float32, (40, 12), (D(2, 2), D(12)), False),  # rows longer than 8
+        (np.float32, (40, 16), (D(2, 2), D(8)), False),
+        (np.float32, (40, 16), (D(3, 2), D(2)), False),  # 3 rows: in order
+        (np.float32, (40, 16), (D(16), D(2)), False),  # 16 rows: not modelled
+        (np.float32, (40, 16), (D(2, 2), D(1)), False),  # rows of one position: in order
+        (np.float64, (40, 16), (D(4), D(2)), True),
+        (np.float64, (40, 4), (D(4), D(4)), True),
+        (np.float64, (40, 8), (D(4), D(8)), False),  # 256 bytes
+        (np.float64, (40, 16), (D(8), D(2)), False),  # f64 windows of 8 rows: not modelled
+        (np.float32, (40, 16), (D(2, 2, 1, 0), D(2)), False),  # padding: in order
+        (np.float32, (40, 16), (D(2, 2), D(2, 1, 0, 0, 1, 2)), False),  # window dilation
+        (np.float32, (4, 40, 16), (D(1), D(2, 2), D(2)), False),  # 3-D: not modelled
+        (np.float16, (40, 16), (D(2, 2), D(2)), False),
+        (np.float32, (1, 16), (D(2, 2), D(2)), False),  # no outputs
+    ],
+)
+def test_rows_apply_where_seen(dtype, shape, dims, applies):
+    assert window_vector.rows_apply(np.zeros(shape, dtype), Window(dims)) is applies
+
+
+def test_rows_fold_lanes_then_halves():
+    # rows 0-3 of one window as lanes: (1.5 + row 0) + (row 2), (row 1) + (row 3), then added
+    x = np.array([[2.0**24, 1], [1, 1], [-(2.0**24), 1], [1, 1]], np.float32)
+    got = window_vector.fold_rows(x, np.float32(1.5), Window((D(4), D(2))), None)
+    lanes = [np.float32(1.5) + x[0, 0] + x[0, 1], x[1, 0] + x[1, 1], x[2, 0] + x[2, 1], x[3, 0] + x[3, 1]]
+    want = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+    in_order = fold_window_known(Opcode.ADD, np.add, x, np.float32(1.5), Window((D(4), D(2))), None)
+    assert got.shape == (1, 1) and got[0, 0] == want and got[0, 0] != in_order[0, 0]
+
+
+def test_rows_software_flushing():
+    x = np.full((2, 2), 1e-39, np.float32)
+    window = Window((D(2), D(2)))
+    assert window_vector.fold_rows(x, np.float32(0), window, numerics.flush_denormals)[0, 0] == 0
+    assert window_vector.fold_rows(x, np.float32(0), window, None)[0, 0] > 1e-39

@@ -614,6 +614,40 @@ def _row_sums() -> Iterator[Case]:
         yield _row_sum(t, (2, 300), "size=1x137", "0"), [x], [t, t], True
 
 
+def family_window_rows() -> Iterator[Case]:
+    """Sums over small 2-D windows whose rows LLVM's loop vectorizer takes as lanes (the adds
+    XLA:CPU emits allow reassociation; hlo.numerics.window_vector.fold_rows): 2, 4 and 8 rows,
+    rows of 2 positions over operand rows of a power-of-two length, whole operand rows (up to
+    192 bytes a window), one row of outputs, strides, init values, signed zeros, infinities, NaN. Folded in order: 2-row
+    windows with a major stride of 1, other row lengths, 3 and 6 rows, whole rows of 12
+    positions. Not modelled (within rounding): 4 rows of 2 over rows of 3 with one output per
+    row (vectorized), f64 windows of 8 rows."""
+    rng = np.random.default_rng(53)
+    lanes = [((32, 64), "size=2x2 stride=2x1"), ((16, 16), "size=2x2 stride=2x2"), ((40, 4), "size=2x2 stride=3x1"),
+             ((40, 3), "size=2x3 stride=2x1"), ((40, 8), "size=4x2"), ((41, 32), "size=4x2 stride=2x3"),
+             ((30, 5), "size=4x5"), ((2, 128), "size=2x2"), ((40, 2), "size=2x2 stride=2x2"), ((16, 16), "size=4x2 stride=4x1"),
+             ((40, 4), "size=4x4 stride=3x1")]  # fmt: skip
+    in_order = [((32, 64), "size=2x2"), ((40, 5), "size=2x2 stride=2x1"), ((30, 30), "size=3x3 stride=3x3"),
+                ((40, 40), "size=2x2 stride=2x1"), ((40, 12), "size=2x12 stride=2x1"), ((40, 16), "size=2x8 stride=2x1"),
+                ((40, 16), "size=6x2 stride=2x1"), ((16, 16), "size=3x3 stride=3x3")]  # fmt: skip
+    for t in ("f32", "f64"):
+        f32 = [((33, 16), "size=8x2 stride=3x2"), ((40, 8), "size=4x8"), ((40, 6), "size=8x6 stride=2x1")]
+        cases = [*lanes, *f32] if t == "f32" else lanes
+        for k, (shape, window) in enumerate([*cases, *in_order]):
+            init = ("0", "1.5", "-0")[k % 3]
+            yield _row_sum(t, shape, window, init), [_powers(t, shape, rng, 24)], [t, t], True
+        x = _powers(t, (40, 8), rng, 24)
+        x[0, 0], x[1, 1], x[5, 0], x[9, 1], x[12, :] = np.inf, -np.inf, np.inf, np.nan, -0.0
+        x[13, :2] = -0.0
+        for init in ("0", "-0"):
+            yield _row_sum(t, (40, 8), "size=2x2 stride=2x1", init), [x], [t, t], True
+        # no cancellation: the order not modelled stays within tolerance
+        x = np.abs(_powers(t, (40, 3), rng, 24))
+        yield _row_sum(t, (40, 3), "size=4x2 stride=1x2", "1.5"), [x], [t, t], False
+    x = np.abs(_powers("f64", (40, 16), rng, 24))
+    yield _row_sum("f64", (40, 16), "size=8x2", "1.5"), [x], ["f64", "f64"], False
+
+
 def family_long_reduces() -> Iterator[Case]:
     """Float reduces of 4096+ elements that XLA:CPU keeps to its tree rewrite (windows of 32,
     hlo.numerics.tree_reduce) rather than its vector kernels: bf16 and f16 sums (bf16 converted
@@ -1235,6 +1269,7 @@ FAMILIES = {
     "column_sums": family_column_sums,
     "split_sums": family_split_sums,
     "window_sums": family_window_sums,
+    "window_rows": family_window_rows,
     "long_reduces": family_long_reduces,
     "subnormal_ties": family_subnormal_ties,
     "top_k": family_top_k,
@@ -1257,7 +1292,8 @@ def main(names: list[str]) -> None:
             "column_sums",
             "split_sums",
             "vector_extremes",
-        ):  # where the kernels' order came from
+            "window_rows",
+        ):  # where the kernels' (or LLVM's cost model's) order came from
             same = [isa for isa in ("AVX2", "SSE4_2") if replay_under_isa(path, isa) == 0]
             print(f"  the same bits under --xla_cpu_max_isa: {same}")
             with np.load(path) as d:

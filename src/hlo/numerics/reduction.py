@@ -228,6 +228,8 @@ def reduce_window_fn(instr: Instruction, ctx: KernelContext) -> Callable[..., An
                     return tiled
                 if window_vector.applies(values[0], window):
                     return window_vector.fold(values[0], inits[0], window, flush)
+                if window_vector.rows_apply(values[0], window):
+                    return window_vector.fold_rows(values[0], inits[0], window, flush)
             return fold_window_known(reducer.opcode, reducer.combine, values[0], inits[0], window, flush)
         assert apply is not None
         results = fold_window(apply, values, inits, window)

@@ -9,6 +9,12 @@ halved until one is left. The fewer than `lanes` elements past the last whole ro
 `tail` at a time, into a vector of `tail` lanes holding the sum so far in its first, halved
 again; the last ones are added one by one. `tail` depends only on how many are left (_TAILS).
 Each running sum is one shifted pass over every window at once (hlo.numerics.window_fold).
+
+The adds XLA:CPU emits for a reduce-window carry LLVM's `reassoc` flag, so LLVM's loop vectorizer
+may also take the loop over the window's major dimension (its minor loop fully unrolled) when
+its cost model finds that cheaper: each of the window's rows is then a lane summed in order, the
+first from the init value, and the lanes are halved (rows_apply and fold_rows: 2-D windows of
+2, 4 or 8 rows, tests/golden/ops/exact_window_rows.npz).
 """
 
 from __future__ import annotations
@@ -82,6 +88,65 @@ def fold(x: np.ndarray, init: np.ndarray, window: Window, flush: Flush | None) -
         out = row[0][0]
         acc[out] = _row(acc[out], x, [at for _, at in row], add)
     return acc
+
+
+# windows of whole operand rows: the longest rows (LLVM's largest interleaved group) and the
+# most bytes a window may hold (f32 8x6 and f64 4x4 seen vectorized, f32 8x7 and f64 4x8 not)
+_MAX_WHOLE_ROW = 8
+_MAX_WHOLE_BYTES = 192
+# the rows of the windows whose rows are seen vectorized as lanes, by element type (f64 windows
+# of 8 rows were lanes over operands of up to 16 rows, in other orders or in order over 40)
+_ROWS = {np.dtype(np.float32): (2, 4, 8), np.dtype(np.float64): (2, 4)}
+
+
+def rows_apply(x: np.ndarray, window: Window) -> bool:
+    """Whether this f32/f64 sum's window rows are lanes of LLVM's vector loop (fold_rows): a
+    2-D operand and window, no padding or dilation, 2, 4 or 8 rows (f64: 2 or 4) of 2 or more
+    positions, and loads the cost model finds cheap: rows of 2 positions over operand rows of a
+    power-of-two length, or whole operand rows of up to 8 positions (up to 192 bytes a window);
+    a 2-row window only with a major stride above 1 or one row of outputs. Checked against
+    XLA:CPU on ~4,400 shapes, sizes and strides (random ones, and small ones of up to 16 rows),
+    none taken wrongly; not taken, though XLA:CPU vectorizes them in other orders: 4- and 8-row
+    windows of 2 positions over rows of 3 with one output per row, f64 windows of 8 rows,
+    16-row windows, whole rows past the limits."""
+    return x.dtype in _ROWS and x.ndim == 2 and x.size > 0 and _rows_apply(x.dtype, x.shape, window)
+
+
+@functools.lru_cache(maxsize=256)
+def _rows_apply(dtype: np.dtype, shape: tuple[int, ...], window: Window) -> bool:
+    major, minor = window.dimensions
+    if any(
+        d.padding_low or d.padding_high or d.base_dilation != 1 or d.window_dilation != 1
+        for d in (major, minor)
+    ):
+        return False
+    count = output_dims(shape, window)
+    if major.size not in _ROWS[dtype] or not 2 <= minor.size < MIN_ROW or 0 in count:
+        return False
+    row = shape[1]
+    whole = (
+        minor.size == row <= _MAX_WHOLE_ROW and major.size * minor.size * dtype.itemsize <= _MAX_WHOLE_BYTES
+    )
+    if not whole and not (minor.size == 2 and row & (row - 1) == 0):
+        return False
+    return major.size > 2 or major.stride > 1 or count[0] == 1
+
+
+def fold_rows(x: np.ndarray, init: np.ndarray, window: Window, flush: Flush | None) -> np.ndarray:
+    """The reduce-window sum of `x` from `init` with each window row a lane of a vector loop:
+    the row's positions summed in order (the first row from `init`), the lanes halved."""
+    add: Add = np.add
+    if flush is not None:
+        init = flush(init)
+        if not subnormals.active():
+            x = flush(x)
+            add = functools.partial(_flushed, flush)
+    steps = passes(x.shape, window)  # row-major: no padding, so every pass covers every output
+    width = window.dimensions[-1].size
+    rows = [[at for _, at in steps[start : start + width]] for start in range(0, len(steps), width)]
+    acc = np.array(np.broadcast_to(init, output_dims(x.shape, window)), dtype=x.dtype)
+    lanes = [_lane(acc if r == 0 else None, x, reads, add) for r, reads in enumerate(rows)]
+    return _halved(lanes, add)
 
 
 def _flushed(flush: Flush, a: np.ndarray, b: np.ndarray) -> np.ndarray:
