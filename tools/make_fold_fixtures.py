@@ -125,5 +125,29 @@ def family_elementwise_folds() -> Iterator[Case]:
             )
 
 
+def _rows(a: np.ndarray) -> str:
+    return "{" + ", ".join(_rows(r) for r in a) + "}" if a.ndim > 1 else _literal(a)
+
+
+def family_extreme_folds() -> Iterator[Case]:
+    """max/min reduces of constants, which XLA's evaluator folds from the init value in row-major
+    order (NaN propagated, unlike XLA:CPU's kernels over 4096+ elements, which skip it; a tie of
+    zeros keeps the accumulator); short ones, which XLA:CPU's tree rewrite splits first."""
+    rng = np.random.default_rng(23)
+    for t in ("f32", "f64"):
+        for op, init in (("maximum", "-inf"), ("minimum", "inf"), ("maximum", "-0.0"), ("minimum", "0")):
+            comp = f"{op} {{\n  p = {t}[] parameter(0)\n  q = {t}[] parameter(1)\n  ROOT r = {t}[] {op}(p, q)\n}}\n\n"
+            for shape, dims, nan in (((4, 3000), "1", True), ((4, 3000), "1", False), ((3000, 3), "0", False),
+                                     ((2, 50, 60), "1,2", False), ((6, 40), "1", True), ((5000,), "0", False)):  # fmt: skip
+                pool = [0.0, -0.0, -1.0] + ([np.nan, -np.nan] if nan else [])
+                x = rng.choice(np.array(pool), size=shape).astype(DTYPES[t])
+                kept = [str(n) for d, n in enumerate(shape) if str(d) not in dims.split(",")]
+                dims_text = ",".join(map(str, shape))
+                body = (f"  x = {t}[{dims_text}] constant({_rows(x)})\n  z = {t}[] constant({init})\n"
+                        f"  ROOT r = {t}[{','.join(kept)}] reduce(x, z), dimensions={{{dims}}}, to_apply={op}")  # fmt: skip
+                yield "HloModule m\n\n" + comp + "ENTRY main {\n" + body + "\n}\n", [], [t], True
+
+
 if __name__ == "__main__":
     write_family(OUT, family_elementwise_folds())
+    write_family(OUT.with_name("exact_extreme_folds.npz"), family_extreme_folds())
