@@ -31,6 +31,9 @@ _FOLDED = frozenset(
 )  # fmt: skip
 
 
+_SPLAT_CHECKED = 1 << 16  # larger values are not checked for being a splat
+
+
 class MlirFolds:
     """The instructions of one computation StableHLO's folder turns into constants, found as the
     plan walks them (`visit`, with the values folded so far)."""
@@ -40,12 +43,13 @@ class MlirFolds:
 
     def visit(self, i: Instruction, values: Mapping[str, Any]) -> bool:
         """Whether the folder makes `i` a constant (recorded for the instructions after it)."""
-        if i.shape.is_tuple or not i.shape.is_static:
-            return False
         if i.opcode is Opcode.CONSTANT:
             self.folded.add(i.name)
             return True
-        if not i.operands or not all(o in self.folded for o in i.operands):
+        operands, folded = i.operands, self.folded
+        if not operands or operands[0] not in folded or not all(o in folded for o in operands):
+            return False  # (first: most instructions stop here, cheaply)
+        if i.shape.is_tuple or not i.shape.is_static:
             return False
         if i.opcode is Opcode.BROADCAST:
             if not _splat(values.get(i.operands[0])):
@@ -67,5 +71,7 @@ def _splat(value: Any) -> bool:
     x = np.asarray(value)
     if x.size <= 1:
         return True
+    if x.size > _SPLAT_CHECKED:
+        return False  # not looked at (a chain through it is left to XLA's folding)
     rows = np.ascontiguousarray(x).view(np.uint8).reshape(x.size, -1)  # bits: -0 is not 0
     return bool((rows == rows[0]).all())

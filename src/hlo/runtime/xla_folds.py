@@ -61,11 +61,15 @@ def folded(
         if merge is not None and by_name[merge.operands[0]].opcode is Opcode.BROADCAST:
             continue  # XLA merges a pad of a broadcast only sometimes (not modelled)
         operands = merge.operands if merge is not None else i.operands
-        spreads = {_spread(by_name[o], by_name, constant, sunk) for o in operands}
-        if spec(i.opcode).elementwise and len(spreads) == 1 and None not in spreads:
-            elementwise.add(i.name)  # still a broadcast (of a folded value), not a constant
-            sunk[i.name] = spreads.pop()  # type: ignore[assignment]
-            continue
+        first = operands[0] if operands else ""
+        if (first in sunk or (first and by_name[first].opcode is Opcode.BROADCAST)) and all(
+            o in sunk or by_name[o].opcode is Opcode.BROADCAST for o in operands
+        ):
+            spreads = {_spread(by_name[o], by_name, constant, sunk) for o in operands}
+            if spec(i.opcode).elementwise and len(spreads) == 1 and None not in spreads:
+                elementwise.add(i.name)  # still a broadcast (of a folded value), not a constant
+                sunk[i.name] = spreads.pop()  # type: ignore[assignment]
+                continue
         if not operands or not any(o in constant for o in operands):
             continue
         if not all(o in constant or o in sunk or _broadcast_constant(by_name[o], constant) for o in operands):
