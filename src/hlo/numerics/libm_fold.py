@@ -11,7 +11,9 @@ tools/make_fold_fixtures.py):
   the float ones (expf, logf, log1pf, expm1f, sinf, cosf, tanf, tanhf, erff, cbrtf, powf,
   atan2f; logistic 1 / (1 + expf(-x)) and rsqrt 1 / sqrtf(x) in float arithmetic); bf16 and
   f16 by the f32 rule, rounded to the type, except f16 logistic: XLA expands it into f16 ops
-  first (expf rounded to f16, then 1 + e and 1 / that, each rounded to f16).
+  first (expf rounded to f16, then 1 + e and 1 / that, each rounded to f16). It runs in the
+  CPU's flush-to-zero mode: subnormal operands and results are zeros (StableHLO's folder keeps
+  them: sqrt(1e-40) folds to 1e-20, expm1(1e-40), left to XLA, to 0).
 
 Values are computed on the operands with their broadcast dimensions left out (a broadcast of a
 scalar costs one call) and only up to `LIMIT` calls; beyond it, or without a C math library
@@ -30,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..ir.opcode import Opcode
+from . import numerics
 from .subnormals import keeping_subnormals
 
 LIMIT = 1 << 16  # per-element calls (about 0.3 us each) one folded op may make
@@ -39,8 +42,8 @@ _NAMES: dict[Opcode, str] = {
     Opcode.SIN: "sin", Opcode.COS: "cos", Opcode.TAN: "tan", Opcode.TANH: "tanh", Opcode.ERF: "erf",
     Opcode.CBRT: "cbrt", Opcode.POWER: "pow", Opcode.ATAN2: "atan2", Opcode.SQRT: "sqrt",
 }  # fmt: skip
-# the ops whose folded values differ from XLA:CPU's kernels (sqrt is correctly rounded in both)
-OPCODES = frozenset({*_NAMES, Opcode.LOGISTIC, Opcode.RSQRT} - {Opcode.SQRT})
+# the ops folded here (sqrt for its subnormals: the folders do not flush them)
+OPCODES = frozenset({*_NAMES, Opcode.LOGISTIC, Opcode.RSQRT})
 # the ops StableHLO's folder computes in double
 WIDE = frozenset({Opcode.EXP, Opcode.LOG, Opcode.LOGISTIC, Opcode.RSQRT, Opcode.SIN, Opcode.COS,
                   Opcode.TAN, Opcode.TANH, Opcode.ERF, Opcode.SQRT})  # fmt: skip
@@ -114,11 +117,22 @@ def _wide(opcode: Opcode, x: np.ndarray) -> np.ndarray | None:
     return _calls(_NAMES[opcode], False, [x])
 
 
-def _evaluator(opcode: Opcode, operands: list[np.ndarray], dtype: np.dtype) -> np.ndarray | None:
-    """XLA's evaluator: f64 in double, the others in f32 with the float functions."""
+def _evaluator(opcode: Opcode, operands: list[np.ndarray], dtype: np.dtype, flush: bool) -> np.ndarray | None:
+    """XLA's evaluator: f64 in double, the others in f32 with the float functions; with `flush`,
+    subnormal operands and results become zeros, as the CPU's flush-to-zero mode, on during
+    XLA's compilation, makes them (expm1(1e-40) folds to 0)."""
+    value = _evaluator_values(opcode, operands, dtype, flush)
+    return numerics.flush_denormals(value) if flush and value is not None else value
+
+
+def _evaluator_values(
+    opcode: Opcode, operands: list[np.ndarray], dtype: np.dtype, flush: bool
+) -> np.ndarray | None:
     work = np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
     single = work == np.float32
     xs = [o.astype(work) for o in operands]
+    if flush:
+        xs = [numerics.flush_denormals(x) for x in xs]
     if opcode is Opcode.RSQRT:
         return (work.type(1) / np.sqrt(xs[0])).astype(work)
     if opcode is Opcode.LOGISTIC:
@@ -134,30 +148,33 @@ def _evaluator(opcode: Opcode, operands: list[np.ndarray], dtype: np.dtype) -> n
     return None if out is None else out.astype(work)
 
 
-def fold(opcode: Opcode, operands: list[np.ndarray], dtype: np.dtype, wide: bool) -> np.ndarray | None:
+def fold(
+    opcode: Opcode, operands: list[np.ndarray], dtype: np.dtype, wide: bool, flush: bool = True
+) -> np.ndarray | None:
     """`opcode` of constant float `operands` (element type `dtype`) as StableHLO's folder
-    (`wide`, the caller having checked `in_domain`) or XLA's evaluator computes it; None
-    when not covered here (other types, too many elements, no C math library)."""
+    (`wide`, the caller having checked `in_domain`; it keeps subnormals) or XLA's evaluator
+    computes it (subnormals flushed when `flush`, the run's option); None when not covered here
+    (other types, too many elements, no C math library)."""
     if not (dtype in (np.float32, np.float64) or (dtype.itemsize == 2 and dtype.kind in "fV")):
         return None  # f32, f64, f16 and bf16 only
     compact, shape = _compact(operands)
     if compact[0].size > LIMIT:
         return None
-    # the folders' threads do not flush subnormals (large arrays: see docs/SEMANTICS.md)
+    # (flushing, where the evaluator does, in software: the C functions run with the mode off)
     with np.errstate(all="ignore"), keeping_subnormals():
-        value = _wide(opcode, compact[0]) if wide else _evaluator(opcode, compact, dtype)
+        value = _wide(opcode, compact[0]) if wide else _evaluator(opcode, compact, dtype, flush)
         if value is None:
             return None
         return np.broadcast_to(value.astype(dtype), shape)
 
 
-def kernel(opcode: Opcode, fallback: Callable[..., Any], wide: bool) -> Callable[..., Any]:
+def kernel(opcode: Opcode, fallback: Callable[..., Any], wide: bool, flush: bool) -> Callable[..., Any]:
     """A kernel that folds as `fold` where it covers the op and runs `fallback` (the op's own
     kernel) otherwise."""
 
     def folded(*operands: np.ndarray) -> Any:
         arrays = [np.asarray(o) for o in operands]
-        value = fold(opcode, arrays, arrays[0].dtype, wide)
+        value = fold(opcode, arrays, arrays[0].dtype, wide, flush)
         return fallback(*operands) if value is None else value
 
     return folded

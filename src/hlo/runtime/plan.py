@@ -247,7 +247,8 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
                 fn, inputs = _bind(i, ctx), tuple(slot_of[o] for o in i.operands)
             wide = mlir.visit(i, constants)
             if i.opcode in libm_fold.OPCODES and (wide or i.name in by_libm):
-                fn = libm_fold.kernel(i.opcode, fn, wide)  # as XLA's folders, with the C math library
+                # as XLA's folders compute it, with the C math library
+                fn = libm_fold.kernel(i.opcode, fn, wide, ctx.options.flush_denormals)
                 kept.add(i.name)
             if constant_fold.foldable(i, constants):
                 folded = constant_fold.fold(i, fn, constants, ctx.options.flush_denormals)
