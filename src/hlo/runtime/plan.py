@@ -261,7 +261,7 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     plan.steps = tuple(steps)
     if ctx.options.fuse:
         tier = FusionTier.of(ctx.module, ctx.options)  # (None: jit="off" or no numba)
-        done = set(constants) | kept  # (an op XLA folds stays out of groups even if it runs)
+        done = set(constants) | kept | set(folds)  # (what XLA folds stays out of the tiers)
         plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, done, tier)
     plan.root_slot = slot_of[root]
     return plan
