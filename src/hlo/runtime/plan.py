@@ -245,8 +245,10 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
                 inputs = tuple(slot_of[o] for o in i.operands)
             else:
                 fn, inputs = _bind(i, ctx), tuple(slot_of[o] for o in i.operands)
-            wide = mlir.visit(i, constants)
-            if i.opcode in libm_fold.OPCODES and (wide or i.name in by_libm):
+            first = i.operands[0] if i.operands else None
+            # (most instructions fail the visit's first test: spare them the call)
+            wide = (first in mlir.folded or i.opcode is Opcode.CONSTANT) and mlir.visit(i, constants)
+            if (wide or i.name in by_libm) and i.opcode in libm_fold.OPCODES:
                 # as XLA's folders compute it, with the C math library
                 fn = libm_fold.kernel(i.opcode, fn, wide, ctx.options.flush_denormals)
                 kept.add(i.name)

@@ -47,6 +47,7 @@ def folded(
     sunk: dict[str, _Spread] = {}  # elementwise ops XLA applies before their broadcasts
     found: dict[str, bool] = {}
     by_name = c.by_name
+    spread_out = {i.name for i in order if i.opcode is Opcode.BROADCAST}
     for i in order:
         if i.opcode is Opcode.CONSTANT:
             constant.add(i.name)
@@ -61,9 +62,10 @@ def folded(
         if merge is not None and by_name[merge.operands[0]].opcode is Opcode.BROADCAST:
             continue  # XLA merges a pad of a broadcast only sometimes (not modelled)
         operands = merge.operands if merge is not None else i.operands
-        first = operands[0] if operands else ""
-        if (first in sunk or (first and by_name[first].opcode is Opcode.BROADCAST)) and all(
-            o in sunk or by_name[o].opcode is Opcode.BROADCAST for o in operands
+        if (
+            operands
+            and (operands[0] in spread_out or operands[0] in sunk)
+            and all(o in spread_out or o in sunk for o in operands)
         ):
             spreads = {_spread(by_name[o], by_name, constant, sunk) for o in operands}
             if spec(i.opcode).elementwise and len(spreads) == 1 and None not in spreads:
