@@ -45,3 +45,23 @@ def test_a_folded_sum_is_accumulated_in_f64() -> None:
         "x = f32[3] constant({16777216, 1, 1})  ROOT out = f32[] reduce(x, z), dimensions={0}, to_apply=f",
     )
     assert np.asarray(hlo.run(hlo.parse_module(text), np.zeros(6, np.float32))) == np.float32(16777218)
+
+
+@pytest.mark.parametrize(
+    ("body", "elementwise"),
+    [
+        ("ROOT out = f32[6] exponential(c)", {"out"}),
+        ("ROOT out = f32[6] exponential(y)", set()),  # a parameter
+        ("ROOT out = f32[6] exponential(i)", set()),  # an iota alone: no constant operand
+        ("ROOT out = f32[6] add(c, i)", {"out"}),  # an iota beside a constant
+        ("ROOT out = f32[6] exponential(b)", {"out"}),  # sunk below the broadcast, then folded
+        ("m = f32[6] multiply(b, b)  ROOT out = f32[6] tanh(m)", {"m", "out"}),  # both sunk
+        ("d = f32[6] broadcast(z), dimensions={}  ROOT out = f32[6] add(b, d)", {"out"}),
+        ("m = f32[6] multiply(i, b)  ROOT out = f32[6] exponential(m)", set()),
+    ],
+)
+def test_xla_folds_elementwise_ops_of_constants(body: str, elementwise: set[str]) -> None:
+    module = hlo.parse_module(_MODULE.replace("BODY", body))
+    c = module.entry
+    order = list(c.instructions)
+    assert xla_folds.folded(order, c, pad_merge.plan_merges(order, c, module))[1] == elementwise

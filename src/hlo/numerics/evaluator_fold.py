@@ -9,6 +9,9 @@ tools/make_exactness_fixtures.py):
   kernels round every step, in a tree or the vector kernel's order). XLA:CPU's tree rewrite
   (hlo.numerics.tree_reduce) runs before the folding, so where it applies (f16, fewer than 4096
   elements) its reduce-windows are folded first, as below, and only its last reduce in f64;
+- a float max/min reduce folds from the init value in row-major order: a NaN propagates (XLA:CPU's
+  own kernels over 4096+ elements skip it) and a tie of zeros keeps the earlier one; shorter
+  ones are split by the tree rewrite first, as for sums;
 - a reduce-window folds each window from the init value in row-major order of the window
   positions, one step at a time in the element type, padding skipped (XLA:CPU's emitter may
   hoist a padding test and fold the last offset of a dimension after the others,
@@ -100,9 +103,12 @@ def kernel(
         and not numerics.is_ml_dtype(instr.shape.element_type.numpy_dtype)
     )
     if instr.opcode is Opcode.REDUCE:
+        axes = tuple(instr.attrs["dimensions"])
+        extreme = reducer.opcode in (Opcode.MAXIMUM, Opcode.MINIMUM)
+        if floating and extreme and not numerics.is_ml_dtype(instr.shape.element_type.numpy_dtype):
+            return _extreme_kernel(axes, reducer.opcode is Opcode.MAXIMUM, fallback)
         if not adds:
             return None
-        axes = tuple(instr.attrs["dimensions"])
         combine = reducer.combine
 
         def reduce(x: np.ndarray, init: np.ndarray) -> np.ndarray:
@@ -132,6 +138,33 @@ def kernel(
     elif floating and reducer.opcode is Opcode.MINIMUM:
         step = _evaluator_min
     return lambda x, init: window_row_major(step, x, init, window)
+
+
+def _extreme_kernel(axes: tuple[int, ...], is_max: bool, fallback: Callable[..., Any]) -> Callable[..., Any]:
+    def reduce(x: np.ndarray, init: np.ndarray) -> np.ndarray:
+        results = x.size // max(int(np.prod([x.shape[d] for d in axes])), 1)
+        if not _folds(x, axes) or x.dtype.itemsize < 4 or max(x.size, results) < MIN_ELEMENTS:
+            return fallback(x, init)  # XLA:CPU's tree rewrite first (the kernel gives that)
+        return extreme_row_major(x, init, axes, is_max)
+
+    return reduce
+
+
+def extreme_row_major(x: np.ndarray, init: np.ndarray, axes: tuple[int, ...], is_max: bool) -> np.ndarray:
+    """A float max/min reduce of `axes` as the evaluator folds it, from the init value in
+    row-major order with `_evaluator_max`/`_evaluator_min`: the first NaN met, else the first
+    element equal to the extreme (a tie of zeros keeps the earlier one), in one pass."""
+    kept = [d for d in range(x.ndim) if d not in axes]
+    lead = [x.shape[d] for d in kept]
+    rows = np.transpose(x, [*kept, *sorted(axes)]).reshape(*lead, -1)
+    start = np.broadcast_to(np.asarray(init, x.dtype), (*lead, 1))
+    seq = np.concatenate([start, rows], axis=-1)
+    nan = np.isnan(seq)
+    extreme = (np.fmax if is_max else np.fmin).reduce(seq, axis=-1, keepdims=True)
+    first = np.argmax(seq == extreme, axis=-1)[..., None]
+    first_nan = np.argmax(nan, axis=-1)[..., None]
+    value = np.where(nan.any(axis=-1, keepdims=True), first_nan, first)
+    return np.take_along_axis(seq, value, axis=-1)[..., 0]
 
 
 def _folds(x: np.ndarray, axes: tuple[int, ...]) -> bool:

@@ -27,6 +27,7 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
+from . import libm_fold
 from .jit_inplace import reuse_state_buffers
 
 P = PrimitiveType
@@ -202,6 +203,9 @@ class Gen:
             instr.operands and all(o in self.from_constants for o in instr.operands)
         ):
             self.from_constants.add(instr.name)  # a value of constants only
+            if instr.opcode in libm_fold.OPCODES and instr.operands:
+                # XLA folds it with the C math library, as the interpreter's plan does
+                raise Unsupported(f"{instr.opcode.text} of constants")
         emitter = emitter_for(instr.opcode)
         if emitter is None:
             raise Unsupported(instr.opcode.text)

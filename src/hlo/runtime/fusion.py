@@ -248,13 +248,16 @@ def fuse_steps(
     values, then of the reduces it took in, to a new slot) and a step per value that takes it
     out of the tuple; in an order where every value is made before it is used; frees
     recomputed. With `tier`, groups run compiled once ready (hlo.numerics.fusion_tier), with
-    the trailing reduces that read them. Returns the steps and the new slot count."""
+    the trailing reduces that read them; nothing in `folded` (values XLA computes at compile
+    time) is grouped or compiled alone. Returns the steps and the new slot count."""
     from .fused_group import group_fn, lone_reduce  # (it builds on this module)
 
     by_name = computation.by_name
     found = groups([s.instruction for s in steps], by_name, folded)
     if not found:
-        return tuple(lone_reduce(s, by_name, tier) for s in steps), slot_count
+        return tuple(
+            s if s.instruction.name in folded else lone_reduce(s, by_name, tier) for s in steps
+        ), slot_count
     users: dict[str, set[str]] = {}
     for s in steps:
         for o in s.instruction.operands:
@@ -286,7 +289,7 @@ def fuse_steps(
         if s.instruction.name not in node_of:
             node_of[s.instruction.name] = len(nodes)
             operands = [*s.instruction.operands, *s.instruction.control_predecessors]
-            nodes.append(([lone_reduce(s, by_name, tier)], operands))
+            nodes.append(([s if s.instruction.name in folded else lone_reduce(s, by_name, tier)], operands))
     ordered: list[Step] = []
     done: set[int] = set()
 

@@ -22,11 +22,11 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from ..numerics import evaluator_fold
+from ..numerics import evaluator_fold, libm_fold
 from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
-from . import constant_fold, cse, fusion, pad_merge, reduce_outputs, straight_line, xla_folds
+from . import constant_fold, cse, fusion, mlir_folds, pad_merge, reduce_outputs, straight_line, xla_folds
 from .fused_group import FusionTier
 from .step import Step
 
@@ -206,7 +206,7 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
         slot_of[i.name] = k
     merges = pad_merge.plan_merges(order, c, ctx.module)  # reduce-windows that read a pad's operand
     alone = reduce_outputs.read_outputs(order, c)  # variadic reduces of which one output is read
-    folds = xla_folds.folded_reductions(order, c, merges)  # reductions XLA computes at compile time
+    folds, by_libm = xla_folds.folded(order, c, merges)  # what XLA computes at compile time
     last_use: dict[str, int] = {}
     for k, i in enumerate(order):
         for o in merges[i.name].operands if i.name in merges else i.operands:
@@ -224,6 +224,8 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
         ctx.plans[c.name] = plan  # visible to recursive planning of callees
     steps = []
     constants: dict[str, Any] = {}  # folded values by instruction name
+    mlir = mlir_folds.MlirFolds()  # what StableHLO's folder makes constants, before XLA
+    kept: set[str] = set()  # ops XLA folds with the C math library: never grouped
     ctx.planning.append(c)
     try:
         for k, i in enumerate(order):
@@ -243,6 +245,13 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
                 inputs = tuple(slot_of[o] for o in i.operands)
             else:
                 fn, inputs = _bind(i, ctx), tuple(slot_of[o] for o in i.operands)
+            first = i.operands[0] if i.operands else None
+            # (most instructions fail the visit's first test: spare them the call)
+            wide = (first in mlir.folded or i.opcode is Opcode.CONSTANT) and mlir.visit(i, constants)
+            if (wide or i.name in by_libm) and i.opcode in libm_fold.OPCODES:
+                # as XLA's folders compute it, with the C math library
+                fn = libm_fold.kernel(i.opcode, fn, wide, ctx.options.flush_denormals)
+                kept.add(i.name)
             if constant_fold.foldable(i, constants):
                 folded = constant_fold.fold(i, fn, constants, ctx.options.flush_denormals)
                 if folded is not None:
@@ -254,7 +263,7 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     plan.steps = tuple(steps)
     if ctx.options.fuse:
         tier = FusionTier.of(ctx.module, ctx.options)  # (None: jit="off" or no numba)
-        done = set(constants)
+        done = set(constants) | kept | set(folds)  # (what XLA folds stays out of the tiers)
         plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, done, tier)
     plan.root_slot = slot_of[root]
     return plan

@@ -1,0 +1,157 @@
+"""Make tests/golden/ops/exact_elementwise_folds.npz: elementwise ops of constants, which XLA
+folds at compile time with the host's C math library, not with XLA:CPU's kernels
+(hlo.numerics.libm_fold): StableHLO's folder first, in double, then XLA's evaluator on what it
+left. Per op and float type, values where the folded value and the kernel's differ (picked by
+running the same op on a parameter), with edges, for each folder; broadcasts of constants,
+iotas beside a constant, chains across both folders. Same case format as make_op_fixtures.py.
+Dev only: needs jax (../shared/ORACLE.md).
+
+    python tools/make_fold_fixtures.py
+"""
+
+# ruff: noqa: E501  (tables of cases)
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_op_fixtures import DTYPES, Case, module, run_on_cpu, write_family
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "ops" / "exact_elementwise_folds.npz"
+UNARY = ("exponential", "exponential-minus-one", "log", "log-plus-one", "logistic", "rsqrt", "cbrt", "sine",
+         "cosine", "tan", "tanh", "erf", "sqrt")  # fmt: skip
+BINARY = ("power", "atan2")
+TYPES = ("f32", "f64", "bf16", "f16")
+EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, np.inf, -np.inf, np.nan, 100.0, 88.7, 1e5, 709.0, 3.0, -2.5]
+
+
+def _literal(a: np.ndarray) -> str:
+    return "{" + ", ".join(repr(float(v)) for v in a) + "}"
+
+
+def _pool(t: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    x = np.concatenate(
+        [rng.standard_normal(n // 2) * 3, rng.uniform(-30, 30, n // 4), np.exp(rng.uniform(-20, 20, n // 4))]
+    )
+    with np.errstate(all="ignore"):
+        return x if t == "f64" else x.astype(np.float32).astype(DTYPES[t])
+
+
+def _differing(text_const: str, text_param: str, args: list[np.ndarray], keep: int) -> np.ndarray:
+    """Indices where the folded value differs from XLA:CPU's kernel (then a few others)."""
+    (folded,) = run_on_cpu(text_const, [])
+    (kernel,) = run_on_cpu(text_param, args)
+    f, k = folded.astype(np.float64), kernel.astype(np.float64)
+    same = (f == k) | (np.isnan(f) & np.isnan(k))
+    order = np.concatenate([np.flatnonzero(~same), np.flatnonzero(same)])
+    return np.sort(order[:keep])
+
+
+def _zeros(t: str, n: int) -> str:
+    """`z`: zeros XLA folds but StableHLO's folder does not (an iota times a constant of +0 and
+    -0, which is no splat), so an op of `a0 + z` is left to XLA's evaluator."""
+    signs = np.where(np.arange(n) % 2 == 0, 0.0, -0.0)
+    return f"  i = {t}[{n}] iota(), iota_dimension=0\n  zc = {t}[{n}] constant({_literal(signs)})\n  z = {t}[{n}] multiply(i, zc)\n"
+
+
+def _op_cases(t: str, op: str, rng: np.random.Generator, stage: str) -> Case:
+    """op of constants, its values picked where the folded value and XLA:CPU's kernel differ.
+    `stage`: "mlir" (constants StableHLO's folder takes; positive for log and rsqrt), "mixed"
+    (with values <= 0, which it refuses for log and rsqrt) or "xla" (left to XLA's evaluator)."""
+    pool = [_pool(t, 2000, rng) for _ in range(2 if op in BINARY else 1)]
+    if stage == "mlir":
+        pool[0] = np.abs(pool[0])
+    if op == "power":
+        pool[1] = np.concatenate([np.round(pool[1][:200]), pool[1][200:] / 4]).astype(pool[1].dtype)
+    names = "ab"[: len(pool)]
+
+    def text(values: list[np.ndarray], params: bool) -> str:
+        m = values[0].size
+        decl = "".join(
+            f"  {v} = {t}[{m}] parameter({k})\n" if params else f"  {v} = {t}[{m}] constant({_literal(p)})\n"
+            for k, (v, p) in enumerate(zip(names, values))
+        )
+        call = f"{op}({', '.join(names)})"
+        if stage == "xla" and not params:
+            decl = _zeros(t, m) + decl.replace("  a = ", "  a0 = ") + f"  a = {t}[{m}] add(a0, z)\n"
+        return module(decl + f"  ROOT r = {t}[{m}] {call}")
+
+    keep = _differing(text(pool, False), text(pool, True), pool, 24)
+    edges = [x for x in EDGES if stage != "mlir" or not x <= 0]  # (NaN stays)
+    picked = [np.concatenate([p[keep], np.array(edges).astype(p.dtype)]) for p in pool]
+    return text(picked, False), [], [t], True
+
+
+def family_elementwise_folds() -> Iterator[Case]:
+    rng = np.random.default_rng(22)
+    for t in TYPES:
+        for op in UNARY + BINARY:
+            yield _op_cases(t, op, rng, "xla")
+            yield _op_cases(t, op, rng, "mixed")
+            if op in ("log", "rsqrt", "sqrt"):
+                yield _op_cases(t, op, rng, "mlir")
+    for t in ("f32", "bf16", "f64"):
+        # a broadcast of a scalar is a splat to StableHLO's folder: folded there, in double
+        yield (
+            module(
+                f"  c = {t}[] constant(2.4844697)\n  b = {t}[4,300] broadcast(c), dimensions={{}}\n  ROOT r = {t}[4,300] exponential(b)"
+            ),
+            [],
+            [t],
+            True,
+        )
+        # another broadcast it leaves; XLA's simplifier applies the op first, its evaluator folds it
+        yield (module(f"  c = {t}[3] constant({{-2.641129, 1.0139161, 0.9360656}})\n  b = {t}[3,200] broadcast(c), dimensions={{0}}\n"
+                      f"  ROOT r = {t}[3,200] tanh(b)"), [], [t], True)  # fmt: skip
+        x = _pool(t, 64, rng)
+        # an iota: XLA folds the chain (its evaluator), StableHLO's folder none of it
+        yield (module(f"  c = {t}[64] constant({_literal(x)})\n  k = {t}[] constant(0.375)\n  b = {t}[64] broadcast(k), dimensions={{}}\n"
+                      f"  i = {t}[64] iota(), iota_dimension=0\n  m = {t}[64] multiply(c, b)\n  s = {t}[64] add(m, i)\n"
+                      f"  e = {t}[64] sine(s)\n  ROOT r = {t}[64] logistic(e)"), [], [t], True)  # fmt: skip
+        # chains: both in double; log refused (a value <= 0), then tanh left to XLA too; an op it
+        # has no folder for after one it folds
+        for inner, outer in (("sine", "tanh"), ("log", "tanh"), ("exponential", "log-plus-one")):
+            yield (
+                module(
+                    f"  c = {t}[64] constant({_literal(x)})\n  e = {t}[64] {inner}(c)\n  ROOT r = {t}[64] {outer}(e)"
+                ),
+                [],
+                [t],
+                True,
+            )
+    # subnormal inputs in a small array: neither folder flushes them (XLA:CPU's kernels would)
+    for t, tiny in (("f32", "1e-40"), ("bf16", "9.18355e-41")):
+        for op in ("sqrt", "log", "rsqrt", "exponential-minus-one", "sine", "erf"):
+            yield module(f"  c = {t}[3] constant({{{tiny}, 2, 3}})\n  ROOT r = {t}[3] {op}(c)"), [], [t], True
+
+
+def _rows(a: np.ndarray) -> str:
+    return "{" + ", ".join(_rows(r) for r in a) + "}" if a.ndim > 1 else _literal(a)
+
+
+def family_extreme_folds() -> Iterator[Case]:
+    """max/min reduces of constants, which XLA's evaluator folds from the init value in row-major
+    order (NaN propagated, unlike XLA:CPU's kernels over 4096+ elements, which skip it; a tie of
+    zeros keeps the accumulator); short ones, which XLA:CPU's tree rewrite splits first."""
+    rng = np.random.default_rng(23)
+    for t in ("f32", "f64"):
+        for op, init in (("maximum", "-inf"), ("minimum", "inf"), ("maximum", "-0.0"), ("minimum", "0")):
+            comp = f"{op} {{\n  p = {t}[] parameter(0)\n  q = {t}[] parameter(1)\n  ROOT r = {t}[] {op}(p, q)\n}}\n\n"
+            for shape, dims, nan in (((4, 3000), "1", True), ((4, 3000), "1", False), ((3000, 3), "0", False),
+                                     ((2, 50, 60), "1,2", False), ((6, 40), "1", True), ((5000,), "0", False)):  # fmt: skip
+                pool = [0.0, -0.0, -1.0] + ([np.nan, -np.nan] if nan else [])
+                x = rng.choice(np.array(pool), size=shape).astype(DTYPES[t])
+                kept = [str(n) for d, n in enumerate(shape) if str(d) not in dims.split(",")]
+                dims_text = ",".join(map(str, shape))
+                body = (f"  x = {t}[{dims_text}] constant({_rows(x)})\n  z = {t}[] constant({init})\n"
+                        f"  ROOT r = {t}[{','.join(kept)}] reduce(x, z), dimensions={{{dims}}}, to_apply={op}")  # fmt: skip
+                yield "HloModule m\n\n" + comp + "ENTRY main {\n" + body + "\n}\n", [], [t], True
+
+
+if __name__ == "__main__":
+    write_family(OUT, family_elementwise_folds())
+    write_family(OUT.with_name("exact_extreme_folds.npz"), family_extreme_folds())
