@@ -12,7 +12,7 @@ import pytest
 
 import hlo
 from hlo.ir.opcode import Opcode
-from hlo.numerics import libm_fold
+from hlo.numerics import libm, libm_fold
 from hlo.runtime import mlir_folds
 
 # exp(1.0847852), from XLA:CPU: 2.9588041 by its kernel (of a parameter), 2.9588044 folded (of a
@@ -29,10 +29,10 @@ def _run(text: str, *args: np.ndarray) -> np.ndarray:
 
 @pytest.fixture
 def no_libm(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    libm_fold._function.cache_clear()
-    monkeypatch.setattr(libm_fold, "_library", lambda: None)
+    libm.c_function.cache_clear()
+    monkeypatch.setattr(libm, "library", lambda: None)
     yield
-    libm_fold._function.cache_clear()
+    libm.c_function.cache_clear()
 
 
 def test_a_folded_exp_takes_the_folders_value_not_the_kernels() -> None:

@@ -48,30 +48,40 @@ def takes(op: str, dtype: np.dtype) -> bool:
         and dtype.kind == "f"
         and dtype.itemsize in entry[1]
         and dtype in (np.float32, np.float64)
-        and _library() is not None
+        and function(op, dtype) is not None
     )
 
 
 @functools.cache
-def _library() -> ctypes.CDLL | None:
-    name = ctypes.util.find_library("m") or ("ucrtbase" if sys.platform == "win32" else None)
-    try:
-        return ctypes.CDLL(name) if name else ctypes.CDLL(None)
-    except OSError:
-        return None
+def library() -> ctypes.CDLL | None:
+    """The C math library, or None where ctypes cannot load one (NumPy's functions then)."""
+    names = ["libm.so.6"] if sys.platform.startswith("linux") else []
+    names += [n for n in (ctypes.util.find_library("m"), ctypes.util.find_library("c")) if n]
+    names += ["ucrtbase"] if sys.platform == "win32" else []
+    for name in names:
+        try:
+            return ctypes.CDLL(name)
+        except OSError:
+            continue
+    return None
 
 
 @functools.cache
-def function(op: str, dtype: np.dtype) -> Any:
-    """The C function of `op` for f32 or f64 values, as a ctypes function."""
-    base, _ = FUNCTIONS[op]
-    lib = _library()
-    assert lib is not None
-    c_type = ctypes.c_float if dtype == np.float32 else ctypes.c_double
-    fn = getattr(lib, base + ("f" if dtype == np.float32 else ""))
-    fn.restype = c_type
-    fn.argtypes = [c_type] * (2 if op in ("atan2", "power") else 1)
+def c_function(name: str, single: bool, arity: int) -> Any:
+    """The library's function `name` (its float form `namef` when `single`) of `arity` operands,
+    as a ctypes function; None if the library or the function is missing."""
+    lib = library()
+    fn = getattr(lib, name + ("f" if single else ""), None) if lib is not None else None
+    if fn is None:
+        return None
+    c_type = ctypes.c_float if single else ctypes.c_double
+    fn.restype, fn.argtypes = c_type, [c_type] * arity
     return fn
+
+
+def function(op: str, dtype: np.dtype) -> Any:
+    """The C function of HLO op `op` for f32 or f64 values, as a ctypes function."""
+    return c_function(FUNCTIONS[op][0], dtype == np.float32, 2 if op in ("atan2", "power") else 1)
 
 
 def apply(op: str, xs: list[np.ndarray]) -> np.ndarray:

@@ -22,17 +22,13 @@ that ctypes can load, `fold` returns None and the op's own kernel runs, as befor
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import functools
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..ir.opcode import Opcode
-from . import numerics
+from . import libm, numerics
 from .subnormals import keeping_subnormals
 
 LIMIT = 1 << 16  # per-element calls (about 0.3 us each) one folded op may make
@@ -49,30 +45,6 @@ WIDE = frozenset({Opcode.EXP, Opcode.LOG, Opcode.LOGISTIC, Opcode.RSQRT, Opcode.
                   Opcode.TAN, Opcode.TANH, Opcode.ERF, Opcode.SQRT})  # fmt: skip
 
 
-@functools.cache
-def _library() -> ctypes.CDLL | None:
-    """The C math library, or None where ctypes cannot load one (folds then use the kernels)."""
-    names = ["libm.so.6"] if sys.platform.startswith("linux") else []
-    names += [n for n in (ctypes.util.find_library("m"), ctypes.util.find_library("c")) if n]
-    for name in names:
-        try:
-            return ctypes.CDLL(name)
-        except OSError:
-            continue
-    return None
-
-
-@functools.cache
-def _function(name: str, single: bool, arity: int) -> Callable[..., float] | None:
-    lib = _library()
-    fn = getattr(lib, name + ("f" if single else ""), None) if lib is not None else None
-    if fn is None:
-        return None
-    c_type = ctypes.c_float if single else ctypes.c_double
-    fn.restype, fn.argtypes = c_type, [c_type] * arity
-    return fn  # type: ignore[no-any-return]
-
-
 def _compact(operands: list[np.ndarray]) -> tuple[list[np.ndarray], tuple[int, ...]]:
     """The operands without the dimensions every one of them broadcasts (stride 0), and the
     full shape."""
@@ -87,7 +59,7 @@ def _compact(operands: list[np.ndarray]) -> tuple[list[np.ndarray], tuple[int, .
 def _calls(name: str, single: bool, operands: list[np.ndarray]) -> np.ndarray | None:
     """The C function called once per element (in float when `single`, else double); operands
     pass as Python floats (exact for f32 values). None without the function."""
-    fn = _function(name, single, len(operands))
+    fn = libm.c_function(name, single, len(operands))
     if fn is None:
         return None
     calls = np.frompyfunc(fn, len(operands), 1)
