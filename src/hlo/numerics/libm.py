@@ -6,12 +6,13 @@ matches the C library's on normal values but not on subnormal ones: not taken he
 against XLA:CPU (jaxlib 0.10.2, glibc): these functions match bit for bit on 20,000 random values
 each, where NumPy's own loops differ in up to half of them (tests/golden/ops/exact_libm.npz).
 
-Each element is one call: with numba installed, a compiled loop calls the function by address
-(hlo.numerics.jit_libm: its arguments and result pass in registers, subnormals untouched);
-without it, or for small arrays before numba is loaded, ctypes calls it from Python (~0.3 us an
-element), whose conversions through Python floats meet f32 subnormals half-flushed: arrays with
-f32 subnormal inputs take the compiled loop when numba is there. Where no C math library can be
-found, None: the caller keeps NumPy's functions."""
+Each element is one call: with llvmlite installed (numba's LLVM binding), a compiled loop calls
+the function by address (hlo.numerics.libm_loop: its arguments and result pass in registers,
+subnormals untouched); without it, or for small arrays before llvmlite is loaded, ctypes calls
+it from Python (~0.3 us an element), whose conversions through Python floats meet f32
+subnormals half-flushed: arrays with f32 subnormal inputs take the compiled loop when llvmlite
+is there. The compiled tiers' generated code calls the same functions (hlo.numerics.jit_libm).
+Where no C math library can be found, `takes` says no: the caller keeps NumPy's functions."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
 }
 # Functions that return a subnormal input unchanged, whatever the CPU's mode (as XLA:CPU does).
 KEEP_SUBNORMAL_INPUT = frozenset({"sine", "tan"})
-COMPILED_MIN_ELEMENTS = 1 << 14  # below: ctypes calls (~5 ms), unless numba is loaded already
+COMPILED_MIN_ELEMENTS = 1 << 16  # below: ctypes calls (~20 ms), unless llvmlite is loaded already
 
 
 def takes(op: str, dtype: np.dtype) -> bool:
@@ -92,9 +93,9 @@ def apply(op: str, xs: list[np.ndarray]) -> np.ndarray:
     dtype = flat[0].dtype
     out = np.empty(flat[0].size, dtype)
     if out.size and _compiled(flat, dtype):
-        from . import jit_libm
+        from . import libm_loop
 
-        jit_libm.run(function(op, dtype), flat, out)
+        libm_loop.run(function(op, dtype), flat, out)
     elif out.size:
         fn = function(op, dtype)
         values = [a.tolist() for a in flat]
@@ -103,11 +104,11 @@ def apply(op: str, xs: list[np.ndarray]) -> np.ndarray:
 
 
 def _compiled(flat: list[np.ndarray], dtype: np.dtype) -> bool:
-    """Whether the compiled loop runs this call: numba installed, and the array is large, or numba
-    is loaded already, or f32 subnormal inputs need their bits kept."""
-    if not _numba_installed():
+    """Whether the compiled loop runs this call: llvmlite installed, and the array is large, or
+    llvmlite is loaded already, or f32 subnormal inputs need their bits kept."""
+    if not _llvmlite_installed():
         return False
-    if flat[0].size >= COMPILED_MIN_ELEMENTS or "numba" in sys.modules:
+    if flat[0].size >= COMPILED_MIN_ELEMENTS or "llvmlite.binding" in sys.modules:
         return True
     if dtype != np.float32:
         return False
@@ -117,5 +118,5 @@ def _compiled(flat: list[np.ndarray], dtype: np.dtype) -> bool:
 
 
 @functools.cache
-def _numba_installed() -> bool:
-    return importlib.util.find_spec("numba") is not None
+def _llvmlite_installed() -> bool:
+    return importlib.util.find_spec("llvmlite") is not None
