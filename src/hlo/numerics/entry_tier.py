@@ -26,7 +26,6 @@ import numpy as np
 from ..ir.module import Module
 from . import jit_kernel, loop_tier, subnormals
 from .context import RunOptions
-from .jit_codegen import cache_dir
 from .jit_entry import EntrySource, entry_source, qualifies, small_shape
 
 log = logging.getLogger("hlo.jit")
@@ -136,17 +135,7 @@ class _Kernel:
 
 
 def _marker(source: EntrySource) -> Path:
-    """A file that says a process compiled this computation into the disk cache (numba's own
-    index needs numba to read)."""
-    directory = cache_dir() / "jit"
-    directory.mkdir(parents=True, exist_ok=True)
-    try:
-        from importlib.metadata import version
-
-        numba_version = version("numba")
-    except Exception:
-        numba_version = "?"
-    return directory / f"entry-{source.key}-{numba_version}.ready"
+    return jit_kernel.ready_marker("entry-", source.key)
 
 
 def _flat(args: Sequence[Any]) -> list[np.ndarray]:

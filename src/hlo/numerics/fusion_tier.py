@@ -10,7 +10,6 @@ interpreter goes on."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
 import threading
@@ -23,8 +22,7 @@ import numpy as np
 
 from . import subnormals, threads
 from .fused_source import FusedSource
-from .jit_codegen import cache_dir
-from .jit_kernel import CompiledKernel
+from .jit_kernel import CompiledKernel, ready_marker
 
 log = logging.getLogger("hlo.jit")
 
@@ -57,7 +55,7 @@ class _Kernel(CompiledKernel):
         return fn, pointers
 
     def marker(self) -> Path:
-        return _marker(self.source.key)
+        return ready_marker("fused-", self.source.key)
 
     def run(self, values: Sequence[np.ndarray], source: FusedSource) -> Values:
         """The outputs of the compiled group for the step's inputs; rows split between the cores
@@ -77,23 +75,6 @@ class _Kernel(CompiledKernel):
         else:
             threads.split_rows(self.fn, rows, parts, (*ins, *outs, self.pointers))
         return tuple(o.reshape(s.dimensions) for o, s in zip(outs, source.outputs))
-
-
-@functools.cache
-def _numba_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("numba")
-    except Exception:
-        return "?"
-
-
-def _marker(key: str) -> Path:
-    """A file that says a process compiled the group into the disk cache."""
-    directory = cache_dir() / "jit"
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory / f"fused-{key}-{_numba_version()}.ready"
 
 
 _kernels: dict[str, _Kernel] = {}
@@ -165,7 +146,7 @@ class CompiledGroup:
         kernel = self.kernel
         if not kernel.started:
             types = [np.asarray(v).dtype for v in values]
-            cached = not self.eager and _marker(kernel.source.key).exists()
+            cached = not self.eager and ready_marker("fused-", kernel.source.key).exists()
             kernel.start(types, background=not (self.eager or cached))
         if not kernel.done.is_set():
             time.sleep(0)  # let the compiling thread have the GIL

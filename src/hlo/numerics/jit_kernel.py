@@ -6,6 +6,7 @@ running while Python shuts down can crash the process)."""
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import threading
 from pathlib import Path
@@ -21,6 +22,26 @@ _threads: list[threading.Thread] = []
 def _wait_for_compilations() -> None:
     for thread in _threads:
         thread.join(timeout=10)
+
+
+@functools.cache
+def numba_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("numba")
+    except Exception:
+        return "?"
+
+
+def ready_marker(prefix: str, key: str) -> Path:
+    """The file that says a process compiled a tier's function `key` into the disk cache
+    (numba's own index needs numba to read): `prefix` names the tier ("" for loops)."""
+    from .jit_codegen import cache_dir
+
+    directory = cache_dir() / "jit"
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory / f"{prefix}{key}-{numba_version()}.ready"
 
 
 def track(thread: threading.Thread) -> None:

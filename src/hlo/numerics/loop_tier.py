@@ -24,8 +24,8 @@ import numpy as np
 from ..ir.instruction import Instruction
 from . import subnormals
 from .context import KernelContext
-from .jit_codegen import LoopSource, cache_dir, loop_source
-from .jit_kernel import CompiledKernel
+from .jit_codegen import LoopSource, loop_source
+from .jit_kernel import CompiledKernel, ready_marker
 
 log = logging.getLogger("hlo.jit")
 
@@ -72,17 +72,7 @@ _kernels_lock = threading.Lock()
 
 
 def _marker(source: LoopSource) -> Path:
-    """A file that says a process compiled the loop into the disk cache (numba's own index
-    needs numba to read)."""
-    try:
-        from importlib.metadata import version
-
-        numba_version = version("numba")
-    except Exception:
-        numba_version = "?"
-    directory = cache_dir() / "jit"
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory / f"{source.key}-{numba_version}.ready"
+    return ready_marker("", source.key)
 
 
 def _kernel(source: LoopSource) -> _Kernel:

@@ -14,7 +14,6 @@ pred); the narrow floats, complex and 4-bit integers stay on the interpreter."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
 import threading
@@ -26,8 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import subnormals
-from .jit_codegen import cache_dir
-from .jit_kernel import CompiledKernel
+from .jit_kernel import CompiledKernel, ready_marker
 
 log = logging.getLogger("hlo.jit")
 
@@ -142,24 +140,7 @@ class _Kernel(CompiledKernel):
         return fn, offsets
 
     def marker(self) -> Path:
-        return _marker(self.key)
-
-
-@functools.cache
-def _numba_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("numba")
-    except Exception:
-        return "?"
-
-
-def _marker(key: str) -> Path:
-    """A file that says a process compiled the loop into the disk cache."""
-    directory = cache_dir() / "jit"
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory / f"scatter-{key}-{_numba_version()}.ready"
+        return ready_marker("scatter-", self.key)
 
 
 _kernels: dict[str, _Kernel] = {}
