@@ -26,11 +26,12 @@ class RunOptions:
     `runtime.budget`; 0: no check); `timeout` ends a run that takes longer, in seconds (None:
     no limit); `fuse` runs chains of elementwise ops over large arrays block by block, as
     XLA's loop fusion does (the same values; False: op by op, e.g. to see every value); `jit`
-    runs hot while loops compiled by numba when it is installed (hlo.numerics.loop_tier), and
-    entries of many instructions on small values (hlo.numerics.entry_tier): "auto" (compiled in
-    the background once a loop or an entry proves hot), "eager" (compiled before a loop's first
-    iteration, an entry's first call), "off" (the interpreter only); every choice gives the same
-    bits."""
+    runs hot code compiled by numba when it is installed: while loops (hlo.numerics.loop_tier),
+    entries of many instructions on small values (hlo.numerics.entry_tier), fused groups over
+    large arrays with their trailing reduces (hlo.numerics.fusion_tier) and large scatters with
+    a recognised combiner (hlo.numerics.scatter_tier): "auto" (compiled in the background once
+    hot), "eager" (compiled before the first iteration or call, whatever the size), "off" (the
+    interpreter only); every choice gives the same bits."""
 
     flush_denormals: bool = True
     max_iterations: int | None = None
