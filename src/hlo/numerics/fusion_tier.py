@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -143,11 +142,5 @@ class CompiledGroup:
                 self.unsupported = True
                 return None
             self.kernel = _kernel(self.source)
-        kernel = self.kernel
-        if not kernel.started:
-            types = [np.asarray(v).dtype for v in values]
-            cached = not self.eager and ready_marker("fused-", kernel.source.key).exists()
-            kernel.start(types, background=not (self.eager or cached))
-        if not kernel.done.is_set():
-            time.sleep(0)  # let the compiling thread have the GIL
-        return kernel
+        self.kernel.begin([np.asarray(v).dtype for v in values], self.eager)
+        return self.kernel

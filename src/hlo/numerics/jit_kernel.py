@@ -9,6 +9,7 @@ import atexit
 import functools
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,16 @@ class CompiledKernel:
             thread.start()
         else:
             self._build(arg)
+
+    def begin(self, arg: Any, eager: bool) -> None:
+        """The tiers' policy once a kernel is wanted: compiled now when eager or when an earlier
+        process left it in the disk cache (loaded, then), else in the background; the calling
+        thread yields the GIL once to a compiling thread."""
+        if not self.started:
+            cached = not eager and self.marker().exists()
+            self.start(arg, background=not (eager or cached))
+        if not self.done.is_set():
+            time.sleep(0)
 
     def _build(self, arg: Any) -> None:
         try:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -215,10 +214,5 @@ class CompiledScatter:
             if self.kernel is None:
                 self.unsupported = True
                 return None
-        kernel = self.kernel
-        if not kernel.started:
-            cached = not self.eager and kernel.marker().exists()
-            kernel.start(None, background=not (self.eager or cached))
-        if not kernel.done.is_set():
-            time.sleep(0)  # let the compiling thread have the GIL
-        return kernel
+        self.kernel.begin(None, self.eager)
+        return self.kernel
