@@ -220,6 +220,28 @@ def test_a_failed_compilation_leaves_the_interpreter(
     np.testing.assert_array_equal(got[:3], 2 * np.ones((3, 4), np.float32))
 
 
+def test_a_compilation_that_fails_once_is_tried_again(
+    no_entry_tier: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A failure that passes (another process writing the same disk-cache entry) does not leave
+    the process on the interpreter: the kernel is compiled on the second try."""
+    compile_ = scatter_tier._Kernel.compile
+    failures = [RuntimeError("the cache entry was being written")]
+
+    def once(self: Any, dtype: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return compile_(self, dtype)
+
+    monkeypatch.setattr(scatter_tier._Kernel, "compile", once)
+    monkeypatch.setattr(scatter_tier, "_kernels", {})
+    with caplog.at_level(logging.DEBUG, logger="hlo.jit"):
+        got, (step,) = run_calls(RunOptions(jit="eager"))
+    assert "failed to compile, once more: the cache entry was being written" in caplog.text
+    assert step.kernel is not None and not step.kernel.failed and step.compiled_calls >= 1
+    np.testing.assert_array_equal(got[:3], 2 * np.ones((3, 4), np.float32))
+
+
 def test_a_failed_run_goes_back_to_the_interpreter(
     no_entry_tier: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

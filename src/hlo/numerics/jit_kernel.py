@@ -90,15 +90,29 @@ class CompiledKernel:
             time.sleep(0)
 
     def _build(self, arg: Any) -> None:
+        """Compile, or load from the disk cache; a failure is tried once more (another process
+        writing the same cache entry at that moment), then the interpreter goes on for good."""
         try:
-            fn, pointers = self.compile(arg)
-            self.pointers, self.fn = pointers, fn
-            self.marker().touch()
-        except Exception as e:  # any failure: the interpreter goes on
-            self.failed = True
-            log.debug(
-                "hlo.jit: the %s %s stays on the interpreter: %s", self.what, self.key, e, exc_info=True
-            )
+            for attempt in (1, 2):
+                try:
+                    fn, pointers = self.compile(arg)
+                    self.pointers, self.fn = pointers, fn
+                    self.marker().touch()
+                    return
+                except Exception as e:  # any failure: the interpreter goes on
+                    if attempt == 1:
+                        log.debug(
+                            "hlo.jit: the %s %s failed to compile, once more: %s", self.what, self.key, e
+                        )
+                        continue
+                    self.failed = True
+                    log.debug(
+                        "hlo.jit: the %s %s stays on the interpreter: %s",
+                        self.what,
+                        self.key,
+                        e,
+                        exc_info=True,
+                    )
         finally:
             self.done.set()
 
