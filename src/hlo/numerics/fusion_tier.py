@@ -119,8 +119,7 @@ class CompiledGroup:
                 self.compiled_calls += 1
                 return results[0] if self.single else results
             except Exception as e:
-                kernel.failed, kernel.fn = True, None
-                log.debug("hlo.jit: the fused group %s goes back to the interpreter: %s", self.source.key, e)
+                kernel.give_up(e)
         return self.interpreted(*values)
 
     def _start(self, values: Sequence[np.ndarray]) -> _Kernel | None:

@@ -89,6 +89,11 @@ class CompiledKernel:
         if not self.done.is_set():
             time.sleep(0)
 
+    def give_up(self, error: Exception) -> None:
+        """A compiled call failed: the process leaves this kernel to the interpreter for good."""
+        self.failed, self.fn = True, None
+        log.debug("hlo.jit: the %s %s goes back to the interpreter: %s", self.what, self.key, error)
+
     def _build(self, arg: Any) -> None:
         """Compile, or load from the disk cache; a failure is tried once more (another process
         writing the same cache entry at that moment), then the interpreter goes on for good."""

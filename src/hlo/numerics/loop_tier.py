@@ -169,8 +169,7 @@ class CompiledLoop:
             try:
                 *leaves, done, ran = kernel.fn(*_leaves(source, state), *constants, kernel.pointers, allowed)
             except Exception as e:
-                kernel.failed, kernel.fn = True, None
-                log.debug("hlo.jit: the loop %s goes back to the interpreter: %s", source.key, e)
+                kernel.give_up(e)
                 return state, count, False
             count += int(ran)
             state = _state(source, leaves)

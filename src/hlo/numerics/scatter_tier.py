@@ -187,8 +187,7 @@ class CompiledScatter:
                 self.compiled_calls += 1
                 return result
             except Exception as e:
-                kernel.failed, kernel.fn = True, None
-                log.debug("hlo.jit: the scatter %s goes back to the interpreter: %s", kernel.key, e)
+                kernel.give_up(e)
         return self.interpreted(operand, indices, update)
 
     def _run(
