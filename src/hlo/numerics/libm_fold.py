@@ -5,8 +5,9 @@ tools/make_fold_fixtures.py):
 
 - StableHLO's folder (XLA:CPU compiles StableHLO; `wide`): exp, log, logistic, rsqrt, sin, cos,
   tan, tanh, erf and sqrt of constants, each element in double (logistic 1 / (1 + exp(-x)),
-  rsqrt 1 / sqrt(x)) and rounded once to the element type. It refuses the whole op when an
-  element is outside a domain: log and rsqrt of x <= 0, sqrt of x < 0 (`in_domain`).
+  rsqrt 1 / sqrt(x)) and rounded once to the element type (`rounded_once`; bf16 too). It
+  refuses the whole op when an element is outside a domain: log and rsqrt of x <= 0, sqrt of
+  x < 0 (`in_domain`).
 - XLA's HloEvaluator (HloConstantFolding, on what is left): f64 in the double functions; f32 in
   the float ones (expf, logf, log1pf, expm1f, sinf, cosf, tanf, tanhf, erff, cbrtf, powf,
   atan2f; logistic 1 / (1 + expf(-x)) and rsqrt 1 / sqrtf(x) in float arithmetic); bf16 and
@@ -137,7 +138,23 @@ def fold(
         value = _wide(opcode, compact[0]) if wide else _evaluator(opcode, compact, dtype, flush)
         if value is None:
             return None
-        return np.broadcast_to(value.astype(dtype), shape)
+        rounded = rounded_once(value, dtype) if wide else value.astype(dtype)
+        return np.broadcast_to(rounded, shape)
+
+
+def rounded_once(d: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Doubles rounded once to `dtype`, to nearest (ties to even), as StableHLO's folder rounds
+    its results. ml_dtypes takes a double to bf16 through f32, rounding twice; rounding to f32
+    toward odd first keeps the second rounding right (f32 has the range and 16 more bits)."""
+    if dtype.itemsize != 2 or dtype == np.float16:
+        return d.astype(dtype)  # (NumPy rounds double to f16, f32 directly)
+    with np.errstate(all="ignore"):
+        r = d.astype(np.float32)
+        back = r.astype(np.float64)
+        inexact = (back != d) & ~np.isnan(d)
+        r = np.where(np.abs(back) > np.abs(d), np.nextafter(r, np.float32(0)), r)  # toward zero
+        odd = np.asarray(r, np.float32).view(np.uint32) | inexact.astype(np.uint32)
+        return odd.view(np.float32).astype(dtype)
 
 
 def kernel(opcode: Opcode, fallback: Callable[..., Any], wide: bool, flush: bool) -> Callable[..., Any]:

@@ -9,6 +9,7 @@ loop bodies, branches) are planned once and shared.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 import time
@@ -226,6 +227,7 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     constants: dict[str, Any] = {}  # folded values by instruction name
     mlir = mlir_folds.MlirFolds()  # what StableHLO's folder makes constants, before XLA
     kept: set[str] = set()  # ops XLA folds with the C math library: never grouped
+    unflushed: PlanContext | None = None  # binds kernels that keep subnormals (StableHLO's folds)
     ctx.planning.append(c)
     try:
         for k, i in enumerate(order):
@@ -253,7 +255,12 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
                 fn = libm_fold.kernel(i.opcode, fn, wide, ctx.options.flush_denormals)
                 kept.add(i.name)
             if constant_fold.foldable(i, constants):
-                folded = constant_fold.fold(i, fn, constants, ctx.options.flush_denormals)
+                # (StableHLO's folder keeps subnormals, XLA's evaluator flushes them)
+                unflushed = unflushed or _unflushed(ctx)
+                fn, flush = mlir_folds.folding(
+                    i, fn, wide, ctx.options.flush_denormals, functools.partial(_bind, i, unflushed)
+                )
+                folded = constant_fold.fold(i, fn, constants, flush)
                 if folded is not None:
                     fn, inputs = folded, ()
             steps.append(Step(i, fn, inputs, k, tuple(frees.get(k, ()))))
@@ -267,6 +274,11 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
         plan.steps, plan.slot_count = fusion.fuse_steps(steps, c, slot_of, plan.slot_count, done, tier)
     plan.root_slot = slot_of[root]
     return plan
+
+
+def _unflushed(ctx: PlanContext) -> PlanContext:
+    """The context with subnormals kept (flush_denormals off), sharing the plans and the state."""
+    return dataclasses.replace(ctx, options=dataclasses.replace(ctx.options, flush_denormals=False))
 
 
 def _check_size(i: Instruction, limit: int | None) -> None:
