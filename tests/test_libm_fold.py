@@ -47,6 +47,8 @@ def test_without_a_c_math_library_the_kernel_folds(no_libm: None) -> None:
 
 
 def test_beyond_the_call_budget_the_kernel_folds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a compiled call loop, ctypes calls fold up to LIMIT elements."""
+    monkeypatch.setattr(libm_fold.libm, "loop_available", lambda dtype, arity: False)
     monkeypatch.setattr(libm_fold, "LIMIT", 3)
     assert libm_fold.fold(Opcode.EXP, [ARG], ARG.dtype, wide=True) is None
     np.testing.assert_array_equal(_run(CONSTANT), _run(PARAMETER, ARG))
@@ -141,3 +143,20 @@ def test_stablehlo_folds_round_double_to_bf16_once() -> None:
     want = [nearest(float(x)) for x in d]
     assert [float(v) for v in got] == want
     assert float(d[0].astype(bf16)) != want[0]  # (through f32: the double rounding this avoids)
+
+
+def test_large_constants_fold_in_the_compiled_loop() -> None:
+    """2^17 distinct elements (twice the ctypes budget) fold, each the C function's value (the
+    float function for XLA's evaluator, the double one rounded once for StableHLO's folder)."""
+    from hlo.numerics import libm
+
+    if not libm.loop_available(np.dtype(np.float32), 1):
+        pytest.skip("no compiled call loop here")
+    x = np.linspace(-20, 20, 1 << 17, dtype=np.float32)
+    for wide in (False, True):
+        value = libm_fold.fold(Opcode.EXP, [x], x.dtype, wide=wide, flush=False)
+        assert value is not None
+        fn = libm.c_function("exp", not wide, 1)
+        picked = np.arange(0, x.size, 997)
+        want = np.array([fn(float(v)) for v in x[picked]]).astype(np.float32)
+        assert np.array_equal(np.asarray(value)[picked].view(np.uint32), want.view(np.uint32))
