@@ -117,10 +117,14 @@ class _Kernel:
         try:
             from . import jit_numba
 
-            fn = jit_numba.compile_function(source.source, "entry")
-            pointers = jit_numba.pointers(source.ufuncs)
-            fn(*_flat(args), *source.constants, pointers)  # compile or load now
-            self.pointers, self.fn = pointers, fn
+            def build() -> tuple[Any, np.ndarray]:
+                fn = jit_numba.compile_function(source.source, "entry")
+                pointers = jit_numba.pointers(source.ufuncs)
+                fn(*_flat(args), *source.constants, pointers)  # compile or load now
+                return fn, pointers
+
+            fn, pointers = jit_kernel.tried_twice(build, "computation", self.name)
+            self.pointers, self.fn = pointers, fn  # (fn last: other threads take it once set)
             _marker(source).touch()
         except Exception as e:  # any failure: the interpreter goes on
             self._fail(e)
