@@ -18,9 +18,9 @@ Per result, the reduced elements (row-major) are cut into vectors of W lanes:
   one by one, the last chain zero-padded) comes in as the final step `s + (tail - c)`
   (with no partial block: `s - c`);
 - the W lanes are then halved (lane i + lane i + W/2, ...) to one value.
-When at most 3 results are reduced, the elements are first cut into chunks of 128 KiB, each
-reduced as above, and the vector of chunk results is reduced again the same way. The init
-value is added last (an init of zero is not added at all: the result of all-zero input is +0).
+When at most 3 results are reduced (and XLA:CPU has more than one thread, `tiled`), the
+elements are first cut into chunks of 128 KiB, each reduced as above, and the vector of chunk
+results is reduced again the same way. The init value is added last (an init of zero is not added at all: the result of all-zero input is +0).
 Non-finite lanes take the plain sum of the same terms: XLA:CPU gives inf where the compensated
 steps would make inf - inf.
 """
@@ -43,6 +43,13 @@ SPLIT_CHUNKS = 16  # chunks per core, at least, before a chunked sum is split be
 Flush = Callable[[np.ndarray], np.ndarray] | None
 
 
+def tiled() -> bool:
+    """Whether XLA:CPU cuts long sums into 128 KiB tiles (chunks), each its own kernel run: with
+    more than one thread in its pool (seen on 2; a process pinned to one core cuts none, each
+    result is one kernel run: tests/golden/ops/exact_one_thread_sums.npz)."""
+    return threads.xla_threads() > 1
+
+
 def trailing(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> tuple[int, int] | None:
     """(elements, results) of an f32/f64 reduce over trailing dimensions; None for any other."""
     if dtype not in (np.dtype(np.float32), np.dtype(np.float64)) or not axes:
@@ -59,7 +66,8 @@ def applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
     if sizes is None:
         return False
     size, results = sizes
-    if len(axes) > 1 and results <= SPLIT_RESULTS and size // max(results, 1) > CHUNK_BYTES // dtype.itemsize:
+    long = size // max(results, 1) > CHUNK_BYTES // dtype.itemsize
+    if len(axes) > 1 and results <= SPLIT_RESULTS and long and tiled():
         return False  # several reduced dimensions cut into chunks: XLA:CPU cuts them otherwise
     return max(size, results) >= MIN_ELEMENTS
 
@@ -70,7 +78,7 @@ def vector_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flus
     rows = np.ascontiguousarray(x).reshape(int(np.prod(lead, dtype=np.int64)), -1)
     if flush is not None:
         rows = flush(rows)
-    sums = _reduce(rows, rows.shape[0] <= SPLIT_RESULTS, flush)
+    sums = _reduce(rows, rows.shape[0] <= SPLIT_RESULTS and tiled(), flush)
     zero = x.dtype.type(0)
     total = init.astype(x.dtype) + (sums + zero)  # + 0 makes -0 partials +0, as the kernel's zero start
     if flush is not None:
