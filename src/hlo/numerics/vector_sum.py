@@ -20,7 +20,8 @@ Per result, the reduced elements (row-major) are cut into vectors of W lanes:
 - the W lanes are then halved (lane i + lane i + W/2, ...) to one value.
 When at most 3 results are reduced (and XLA:CPU has more than one thread, `tiled`), the
 elements are first cut into chunks of 128 KiB, each reduced as above, and the vector of chunk
-results is reduced again the same way. The init value is added last (an init of zero is not added at all: the result of all-zero input is +0).
+results is reduced again the same way. The init value is added last (an init of zero is not
+added at all: the result of all-zero input is +0).
 Non-finite lanes take the plain sum of the same terms: XLA:CPU gives inf where the compensated
 steps would make inf - inf.
 """
