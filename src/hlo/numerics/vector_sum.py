@@ -39,7 +39,7 @@ VECTOR_BYTES = 64
 BLOCK = 1024  # elements
 CHUNK_BYTES = 128 << 10
 SPLIT_RESULTS = 3  # up to this many results, long reductions are cut into chunks first
-SPLIT_CHUNKS = 16  # chunks per core, at least, before a chunked sum is split between cores
+SPLIT_ELEMENTS = 1 << 20  # from this many elements a sum's rows (or chunks) are split between cores
 
 Flush = Callable[[np.ndarray], np.ndarray] | None
 
@@ -92,23 +92,29 @@ def _reduce(rows: np.ndarray, split: bool, flush: Flush) -> np.ndarray:
     results, n = rows.shape
     chunk = CHUNK_BYTES // rows.dtype.itemsize
     if not split or n <= chunk:
-        return _kernel(rows, flush)
+        return _kernel_on_cores(rows, flush)
     full = n // chunk
-    whole = rows[:, : full * chunk].reshape(results * full, chunk)
-    cores = min(threads.share(), whole.shape[0] // SPLIT_CHUNKS)
-    if cores > 1:  # the chunks are independent: a range of them on each core (NumPy lets go of the GIL)
-        parts = np.empty(whole.shape[0], rows.dtype)
-
-        def some(r0: int, r1: int) -> None:
-            parts[r0:r1] = _kernel(whole[r0:r1], flush)
-
-        threads.split_rows(some, whole.shape[0], cores, ())
-        parts = parts.reshape(results, full)
-    else:
-        parts = _kernel(whole, flush).reshape(results, full)
+    parts = _kernel_on_cores(rows[:, : full * chunk].reshape(results * full, chunk), flush).reshape(
+        results, full
+    )
     if n > full * chunk:
         parts = np.concatenate([parts, _kernel(rows[:, full * chunk :], flush)[:, None]], axis=1)
     return _reduce(parts, split, flush)
+
+
+def _kernel_on_cores(rows: np.ndarray, flush: Flush) -> np.ndarray:
+    """`_kernel` of [results, n]: each row is its own kernel run, so a large one is split into
+    ranges of rows, one per core this thread may use (NumPy lets go of the GIL in einsum)."""
+    cores = min(threads.share(), rows.shape[0]) if rows.size >= SPLIT_ELEMENTS else 1
+    if cores <= 1:
+        return _kernel(rows, flush)
+    out = np.empty(rows.shape[0], rows.dtype)
+
+    def some(r0: int, r1: int) -> None:
+        out[r0:r1] = _kernel(rows[r0:r1], flush)
+
+    threads.split_rows(some, rows.shape[0], cores, ())
+    return out
 
 
 def _add(a: np.ndarray, b: np.ndarray, flush: Flush) -> np.ndarray:
