@@ -70,12 +70,39 @@ def test_software_flushing_flushes_elements_and_partial_sums():
         (np.float64, (40, 16), (D(8), D(2)), False),  # f64 windows of 8 rows: not modelled
         (np.float32, (40, 16), (D(2, 2, 1, 0), D(2)), False),  # padding: in order
         (np.float32, (40, 16), (D(2, 2), D(2, 1, 0, 0, 1, 2)), False),  # window dilation
-        (np.float32, (4, 40, 16), (D(1), D(2, 2), D(2)), False),  # 3-D: not modelled
         (np.float16, (40, 16), (D(2, 2), D(2)), False),
         (np.float32, (1, 16), (D(2, 2), D(2)), False),  # no outputs
     ],
 )
 def test_rows_apply_where_seen(dtype, shape, dims, applies):
+    assert window_vector.rows_apply(np.zeros(shape, dtype), Window(dims)) is applies
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape", "dims", "applies"),
+    [
+        # NHWC pooling: the operand's strides along H and W (elements) are powers of two or not
+        (np.float32, (2, 16, 16, 4), (D(1), D(2, 2), D(2, 2), D(1)), True),
+        (np.float64, (2, 16, 16, 4), (D(1), D(2, 2), D(2, 2), D(1)), True),
+        (np.float32, (2, 16, 16, 3), (D(1), D(2, 2), D(2, 2), D(1)), False),
+        (np.float32, (2, 12, 12, 4), (D(1), D(2, 2), D(2, 2), D(1)), False),
+        (np.float32, (2, 16, 16, 2), (D(1), D(4, 2), D(2, 2), D(1)), True),
+        # NCHW: 2 rows of stride 1 need two other loops of several trips (here C and W)
+        (np.float32, (1, 2, 4, 4), (D(1), D(1), D(2), D(2)), True),
+        (np.float32, (1, 1, 4, 4), (D(1), D(1), D(2), D(2)), False),
+        (np.float32, (3, 16, 5), (D(1), D(4, 2), D(5)), True),  # whole runs of 5 elements
+        (np.float32, (2, 10, 5), (D(1), D(2), D(5)), True),  # ... 2 rows of stride 1, one loop around
+        (np.float32, (40, 5), (D(2), D(5)), False),  # ... and none
+        # more dimensions of several positions: the outer ones loop around the lanes
+        (np.float32, (8, 8, 8), (D(2, 2), D(2, 2), D(2, 2)), True),
+        (np.float32, (16, 8, 16), (D(2), D(2), D(2)), True),
+        (np.float32, (8, 8, 8), (D(3, 2), D(3, 2), D(3, 2)), False),  # 3 rows: in order
+        (np.float32, (9, 9, 9), (D(3, 2, 1, 1), D(2, 2, 1, 1), D(2, 2, 1, 1)), False),  # padding
+        (np.float32, (6, 8, 8), (D(2), D(2, 1, 0, 0, 2), D(2)), False),  # base dilation
+        (np.float32, (4, 8, 8), (D(2), D(2), D(1)), True),  # the wide dimensions need not be minor
+    ],
+)
+def test_rows_apply_in_more_dimensions(dtype, shape, dims, applies):
     assert window_vector.rows_apply(np.zeros(shape, dtype), Window(dims)) is applies
 
 
@@ -87,6 +114,18 @@ def test_rows_fold_lanes_then_halves():
     want = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
     in_order = fold_window_known(Opcode.ADD, np.add, x, np.float32(1.5), Window((D(4), D(2))), None)
     assert got.shape == (1, 1) and got[0, 0] == want and got[0, 0] != in_order[0, 0]
+
+
+def test_rows_fold_with_outer_window_loops():
+    # a 2x2x2 window: for each position of its outer dimension the sum so far enters lane 0
+    x = np.array([[[2.0**24, 1], [1, 1]], [[-(2.0**24), 1], [3, 1]]], np.float32)
+    window = Window((D(2), D(2), D(2)))
+    got = window_vector.fold_rows(x, np.float32(1.5), window, None)
+    acc = np.float32(1.5)
+    for plane in x:
+        acc = (acc + plane[0, 0] + plane[0, 1]) + (plane[1, 0] + plane[1, 1])
+    in_order = fold_window_known(Opcode.ADD, np.add, x, np.float32(1.5), window, None)
+    assert got.shape == (1, 1, 1) and got[0, 0, 0] == acc and got[0, 0, 0] != in_order[0, 0, 0]
 
 
 def test_rows_software_flushing():

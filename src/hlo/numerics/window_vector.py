@@ -20,6 +20,7 @@ first from the init value, and the lanes are halved (rows_apply and fold_rows: 2
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -100,41 +101,65 @@ _ROWS = {np.dtype(np.float32): (2, 4, 8), np.dtype(np.float64): (2, 4)}
 
 
 def rows_apply(x: np.ndarray, window: Window) -> bool:
-    """Whether this f32/f64 sum's window rows are lanes of LLVM's vector loop (fold_rows): a
-    2-D operand and window, no padding or dilation, 2, 4 or 8 rows (f64: 2 or 4) of 2 or more
-    positions, and loads the cost model finds cheap: rows of 2 positions over operand rows of a
-    power-of-two length, or whole operand rows of up to 8 positions (up to 192 bytes a window);
-    a 2-row window only with a major stride above 1 or one row of outputs. Checked against
-    XLA:CPU on ~4,400 shapes, sizes and strides (random ones, and small ones of up to 16 rows),
-    none taken wrongly; not taken, though XLA:CPU vectorizes them in other orders: 4- and 8-row
-    windows of 2 positions over rows of 3 with one output per row, f64 windows of 8 rows,
-    16-row windows, whole rows past the limits."""
-    return x.dtype in _ROWS and x.ndim == 2 and x.size > 0 and _rows_apply(x.dtype, x.shape, window)
+    """Whether this f32/f64 sum's window rows are lanes of LLVM's vector loop (fold_rows). The
+    rows are along the window's second innermost dimension of more than one position (`a`), their
+    positions along the innermost (`b`); any dimensions of more positions outside `a` stay loops
+    around the vector loop. Taken: no padding or dilation, 2, 4 or 8 rows (f64: 2 or 4) of 2 or
+    more positions, and loads the cost model finds cheap: rows of 2 positions where the operand's
+    strides along `a` and `b` (elements) are powers of two, or whole runs of up to 8 consecutive
+    elements (`b` the operand's innermost dimension of more than one element, spanned whole; up
+    to 192 bytes a window); a 2-row window only with a stride above 1 along `a`, one output along
+    `a`, or at least two other output dimensions of more than one output. Checked against XLA:CPU
+    on ~4,400 2-D shapes and ~N,000 of 3 to 5 dimensions (random ones, and NHWC/NCHW pooling
+    windows); not taken, though XLA:CPU vectorizes them in other orders: 4- and 8-row windows of 2
+    positions over rows of 3 with one output per row, f64 windows of 8 rows, 16-row windows,
+    whole rows past the limits, some 2-row windows of stride 1 with one other output dimension."""
+    return x.dtype in _ROWS and x.ndim >= 2 and x.size > 0 and _rows_apply(x.dtype, x.shape, window)
 
 
 @functools.lru_cache(maxsize=256)
 def _rows_apply(dtype: np.dtype, shape: tuple[int, ...], window: Window) -> bool:
-    major, minor = window.dimensions
+    dims = window.dimensions
     if any(
-        d.padding_low or d.padding_high or d.base_dilation != 1 or d.window_dilation != 1
-        for d in (major, minor)
+        d.padding_low or d.padding_high or d.base_dilation != 1 or d.window_dilation != 1 for d in dims
     ):
         return False
+    wide = [k for k, d in enumerate(dims) if d.size > 1]
+    if len(wide) < 2:
+        return False
+    a, b = wide[-2:]
+    major, minor = dims[a], dims[b]
     count = output_dims(shape, window)
     if major.size not in _ROWS[dtype] or not 2 <= minor.size < MIN_ROW or 0 in count:
         return False
-    row = shape[1]
+    along_a, along_b = math.prod(shape[a + 1 :]), math.prod(shape[b + 1 :])
     whole = (
-        minor.size == row <= _MAX_WHOLE_ROW and major.size * minor.size * dtype.itemsize <= _MAX_WHOLE_BYTES
+        along_b == 1
+        and minor.size == along_a <= _MAX_WHOLE_ROW
+        and major.size * minor.size * dtype.itemsize <= _MAX_WHOLE_BYTES
     )
-    if not whole and not (minor.size == 2 and row & (row - 1) == 0):
+    pairs = minor.size == 2 and _power_of_two(along_a) and _power_of_two(along_b)
+    if not (whole or pairs):
         return False
-    return major.size > 2 or major.stride > 1 or count[0] == 1
+    if major.size > 2 or major.stride > 1 or count[a] == 1:
+        return True
+    # a 2-row window of stride 1 over several outputs along `a`: the loops of more than one trip
+    # around its vector loop decide (outputs inside and outside `a`'s, window loops outside)
+    inner = sum(1 for n in count[a + 1 :] if n > 1)
+    loops = sum(1 for n in count[:a] if n > 1) + len(wide) - 2
+    if not _power_of_two(along_a):
+        return inner + loops >= 1
+    return inner + loops >= 2 and (inner >= 1 or (len(wide) > 2 and loops >= 3))
+
+
+def _power_of_two(n: int) -> bool:
+    return n & (n - 1) == 0
 
 
 def fold_rows(x: np.ndarray, init: np.ndarray, window: Window, flush: Flush | None) -> np.ndarray:
-    """The reduce-window sum of `x` from `init` with each window row a lane of a vector loop:
-    the row's positions summed in order (the first row from `init`), the lanes halved."""
+    """The reduce-window sum of `x` from `init` with each window row a lane of a vector loop: for
+    each position of the window's outer dimensions in turn, the row's positions summed in order
+    (the first row from the sum so far), the lanes halved."""
     add: Add = np.add
     if flush is not None:
         init = flush(init)
@@ -142,11 +167,19 @@ def fold_rows(x: np.ndarray, init: np.ndarray, window: Window, flush: Flush | No
             x = flush(x)
             add = functools.partial(_flushed, flush)
     steps = passes(x.shape, window)  # row-major: no padding, so every pass covers every output
-    width = window.dimensions[-1].size
-    rows = [[at for _, at in steps[start : start + width]] for start in range(0, len(steps), width)]
+    dims = window.dimensions
+    wide = [k for k, d in enumerate(dims) if d.size > 1]
+    rows, width = dims[wide[-2]].size, dims[wide[-1]].size
+    reads = [at for _, at in steps]
     acc = np.array(np.broadcast_to(init, output_dims(x.shape, window)), dtype=x.dtype)
-    lanes = [_lane(acc if r == 0 else None, x, reads, add) for r, reads in enumerate(rows)]
-    return _halved(lanes, add)
+    block = rows * width
+    for start in range(0, len(reads), block):  # one position of the outer window dimensions
+        lanes = [
+            _lane(acc if r == 0 else None, x, reads[start + r * width : start + (r + 1) * width], add)
+            for r in range(rows)
+        ]
+        acc = _halved(lanes, add)
+    return acc
 
 
 def _flushed(flush: Flush, a: np.ndarray, b: np.ndarray) -> np.ndarray:
