@@ -120,9 +120,7 @@ def rows_apply(x: np.ndarray, window: Window) -> bool:
 @functools.lru_cache(maxsize=256)
 def _rows_apply(dtype: np.dtype, shape: tuple[int, ...], window: Window) -> bool:
     dims = window.dimensions
-    if any(
-        d.padding_low or d.padding_high or d.base_dilation != 1 or d.window_dilation != 1 for d in dims
-    ):
+    if any(d.padding_low or d.padding_high or d.base_dilation != 1 or d.window_dilation != 1 for d in dims):
         return False
     wide = [k for k, d in enumerate(dims) if d.size > 1]
     if len(wide) < 2:
