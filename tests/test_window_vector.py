@@ -120,7 +120,9 @@ def test_rows_fold_with_outer_window_loops():
     # a 2x2x2 window: for each position of its outer dimension the sum so far enters lane 0
     x = np.array([[[2.0**24, 1], [1, 1]], [[-(2.0**24), 1], [3, 1]]], np.float32)
     window = Window((D(2), D(2), D(2)))
+    kept = x.copy()
     got = window_vector.fold_rows(x, np.float32(1.5), window, None)
+    assert np.array_equal(x, kept)  # its sums are its own: the operand is never summed into
     acc = np.float32(1.5)
     for plane in x:
         acc = (acc + plane[0, 0] + plane[0, 1]) + (plane[1, 0] + plane[1, 1])

@@ -169,14 +169,14 @@ def fold_rows(x: np.ndarray, init: np.ndarray, window: Window, flush: Flush | No
     wide = [k for k, d in enumerate(dims) if d.size > 1]
     rows, width = dims[wide[-2]].size, dims[wide[-1]].size
     reads = [at for _, at in steps]
-    acc = np.array(np.broadcast_to(init, output_dims(x.shape, window)), dtype=x.dtype)
+    acc, owned = np.asarray(init, dtype=x.dtype), False  # the first lane 0 starts from the init value
     block = rows * width
     for start in range(0, len(reads), block):  # one position of the outer window dimensions
         lanes = [
-            _lane(acc if r == 0 else None, x, reads[start + r * width : start + (r + 1) * width], add)
+            _lane(acc if r == 0 else None, x, reads[start + r * width : start + (r + 1) * width], add, owned)
             for r in range(rows)
         ]
-        acc = _halved(lanes, add)
+        acc, owned = _halved(lanes, add), True
     return acc
 
 
@@ -208,16 +208,23 @@ def _row(acc: np.ndarray, x: np.ndarray, reads: Sequence[Slices], add: Add) -> n
     return acc
 
 
-def _lane(start: np.ndarray | None, x: np.ndarray, reads: Sequence[Slices], add: Add) -> np.ndarray:
+def _lane(
+    start: np.ndarray | None, x: np.ndarray, reads: Sequence[Slices], add: Add, owned: bool = False
+) -> np.ndarray:
     """One running sum: `start` (or, for the lanes that start empty, the first element: the
-    vector loop's neutral start adds nothing, not even to a -0) plus each read in turn."""
+    vector loop's neutral start adds nothing, not even to a -0) plus each read in turn. A new
+    array, unless `start` is `owned` (a sum of ours, then summed into in place); the first add
+    makes it, so no copy of `start` or of an element is made first."""
     if start is None:
-        total = np.array(x[reads[0]])
-        reads = reads[1:]
-    else:
-        total = np.array(start)
-    for at in reads:
-        if add is np.add:
+        start, reads, owned = x[reads[0]], reads[1:], False  # a view of the operand
+        if not reads:
+            return np.array(start)
+    elif not reads:
+        return start if owned else np.array(start)
+    in_place = add is np.add
+    total = np.add(start, x[reads[0]], out=start) if owned and in_place else add(start, x[reads[0]])
+    for at in reads[1:]:
+        if in_place:
             np.add(total, x[at], out=total)
         else:
             total = add(total, x[at])
@@ -228,5 +235,8 @@ def _halved(lanes: list[np.ndarray], add: Add) -> np.ndarray:
     """A vector's lanes added as XLA:CPU reduces it: the upper half onto the lower, repeatedly."""
     while len(lanes) > 1:
         half = len(lanes) // 2
-        lanes = [add(a, b) for a, b in zip(lanes[:half], lanes[half:])]
+        if add is np.add:  # the lanes are sums of ours: the lower half takes the upper in place
+            lanes = [np.add(a, b, out=a) for a, b in zip(lanes[:half], lanes[half:])]
+        else:
+            lanes = [add(a, b) for a, b in zip(lanes[:half], lanes[half:])]
     return lanes[0]
