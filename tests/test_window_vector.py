@@ -69,7 +69,8 @@ def test_software_flushing_flushes_elements_and_partial_sums():
         (np.float64, (40, 8), (D(4), D(8)), False),  # 256 bytes
         (np.float64, (40, 16), (D(8), D(2)), False),  # f64 windows of 8 rows: not modelled
         (np.float32, (40, 16), (D(2, 2, 1, 0), D(2)), False),  # padding: in order
-        (np.float32, (40, 16), (D(2, 2), D(2, 1, 0, 0, 1, 2)), False),  # window dilation
+        (np.float32, (40, 16), (D(2, 2), D(2, 1, 0, 0, 1, 2)), True),  # dilation: loads 16 and 2 apart
+        (np.float32, (40, 16), (D(2, 2), D(2, 1, 0, 0, 1, 3)), False),  # 3 apart
         (np.float16, (40, 16), (D(2, 2), D(2)), False),
         (np.float32, (1, 16), (D(2, 2), D(2)), False),  # no outputs
     ],
@@ -100,6 +101,9 @@ def test_rows_apply_where_seen(dtype, shape, dims, applies):
         (np.float32, (9, 9, 9), (D(3, 2, 1, 1), D(2, 2, 1, 1), D(2, 2, 1, 1)), False),  # padding
         (np.float32, (6, 8, 8), (D(2), D(2, 1, 0, 0, 2), D(2)), False),  # base dilation
         (np.float32, (4, 8, 8), (D(2), D(2), D(1)), True),  # the wide dimensions need not be minor
+        (np.float32, (3, 8, 8, 4), (D(2, 1, 1, 1), D(2, 2), D(2, 2), D(1)), True),  # padding outside
+        (np.float32, (2, 16, 16, 4), (D(1), D(2, 2, 0, 0, 1, 2), D(2, 2, 0, 0, 1, 2), D(1)), True),
+        (np.float32, (2, 9, 9, 4), (D(1), D(2, 1, 0, 0, 1, 2), D(2, 1, 0, 0, 1, 2), D(1)), False),
     ],
 )
 def test_rows_apply_in_more_dimensions(dtype, shape, dims, applies):

@@ -1,13 +1,14 @@
-"""Make tests/golden/ops/exact_window_lanes.npz: f32/f64 reduce-window sums over windows of 3 to 5
+"""Make tests/golden/ops/exact_window_lanes.npz: f32/f64 reduce-window sums over windows of 2 to 5
 dimensions whose rows LLVM's loop vectorizer takes as lanes, or not (hlo.numerics.window_vector
 rows_apply and fold_rows): NHWC and NCHW pooling windows (sizes of 1 in the batch and feature
 dimensions), 3-D and 4-D windows with more than two dimensions of several positions (the outer
 ones stay loops around the vector loop), whole runs of consecutive elements, 2-row windows of
-stride 1, and the windows XLA:CPU folds in order (operand strides that are not powers of two,
-3x3x3 windows, padding, window dilation; base dilation is not modelled). Values are signed
-powers of two over many binades with short mantissas, so each order of the additions gives its
-own bits. Read by the op tables like every ops/ file; the maker records the ISA and whether
-XLA:CPU gives the same bits under AVX2 and SSE4.2. Dev only: needs jax (../shared/ORACLE.md).
+stride 1, window dilation and padding outside the rows; and the windows XLA:CPU folds in order
+(operand strides that are not powers of two, 3x3x3 windows, padding along the rows). Base
+dilation is not modelled. Values are signed powers of two over many binades with short
+mantissas, so each order of the additions gives its own bits. Read by the op tables like every
+ops/ file; the maker records the ISA and whether XLA:CPU gives the same bits under AVX2 and
+SSE4.2. Dev only: needs jax (../shared/ORACLE.md).
 
     python tools/make_window_lanes_fixtures.py
 """
@@ -38,6 +39,9 @@ LANES = [
     ((6, 9, 8), "size=3x4x2 stride=2x1x2"),
     ((4, 8, 8, 4), "size=2x2x2x2 stride=2x2x2x2"),
     ((3, 5, 8, 4, 2), "size=2x2x1x2x2 stride=1x2x1x1x1"),
+    ((2, 16, 16, 4), "size=1x2x2x1 stride=1x2x2x1 rhs_dilate=1x2x2x1"),  # loads 128 and 8 apart
+    ((3, 8, 8, 4), "size=2x2x2x1 stride=1x2x2x1 pad=1_1x0_0x0_0x0_0"),  # padding outside the rows
+    ((40, 16), "size=2x2 stride=2x1 rhs_dilate=1x2"),
 ]
 # folded in order by XLA:CPU
 IN_ORDER = [
@@ -47,7 +51,7 @@ IN_ORDER = [
     ((8, 8, 8), "size=3x3x3 stride=2x2x2"),  # 3 rows
     ((9, 9, 9), "size=3x3x3 stride=2x2x2 pad=1_1x1_1x1_1"),
     ((2, 8, 8, 4), "size=1x2x2x1 stride=1x2x2x1 pad=0_0x1_0x0_1x0_0"),  # padding
-    ((2, 9, 9, 4), "size=1x2x2x1 rhs_dilate=1x2x2x1"),  # window dilation
+    ((2, 9, 9, 4), "size=1x2x2x1 rhs_dilate=1x2x2x1"),  # window dilation: loads 72 and 8 apart
 ]
 # not modelled (hlo folds them in order): base dilation, whose holes LLVM may also vectorize
 NOT_MODELLED = [((6, 8, 8), "size=2x2x2 lhs_dilate=1x2x1")]

@@ -11,10 +11,12 @@ again; the last ones are added one by one. `tail` depends only on how many are l
 Each running sum is one shifted pass over every window at once (hlo.numerics.window_fold).
 
 The adds XLA:CPU emits for a reduce-window carry LLVM's `reassoc` flag, so LLVM's loop vectorizer
-may also take the loop over the window's major dimension (its minor loop fully unrolled) when
-its cost model finds that cheaper: each of the window's rows is then a lane summed in order, the
-first from the init value, and the lanes are halved (rows_apply and fold_rows: 2-D windows of
-2, 4 or 8 rows, tests/golden/ops/exact_window_rows.npz).
+may also take the loop over the window's second innermost dimension of several positions (the
+loop inside it fully unrolled) when its cost model finds that cheaper: each of the window's rows
+is then a lane summed in order, the first from the sum so far (the init value, or what the
+window loops outside have summed), and the lanes are halved (rows_apply and fold_rows: windows
+of 2, 4 or 8 rows, tests/golden/ops/exact_window_rows.npz for 2-D ones, exact_window_lanes.npz
+for pooling windows and windows of 3 to 5 dimensions).
 """
 
 from __future__ import annotations
@@ -102,52 +104,63 @@ _ROWS = {np.dtype(np.float32): (2, 4, 8), np.dtype(np.float64): (2, 4)}
 
 def rows_apply(x: np.ndarray, window: Window) -> bool:
     """Whether this f32/f64 sum's window rows are lanes of LLVM's vector loop (fold_rows). The
-    rows are along the window's second innermost dimension of more than one position (`a`), their
-    positions along the innermost (`b`); any dimensions of more positions outside `a` stay loops
-    around the vector loop. Taken: no padding or dilation, 2, 4 or 8 rows (f64: 2 or 4) of 2 or
-    more positions, and loads the cost model finds cheap: rows of 2 positions where the operand's
-    strides along `a` and `b` (elements) are powers of two, or whole runs of up to 8 consecutive
-    elements (`b` the operand's innermost dimension of more than one element, spanned whole; up
-    to 192 bytes a window); a 2-row window only with a stride above 1 along `a`, one output along
-    `a`, or at least two other output dimensions of more than one output. Checked against XLA:CPU
-    on ~4,400 2-D shapes and ~N,000 of 3 to 5 dimensions (random ones, and NHWC/NCHW pooling
-    windows); not taken, though XLA:CPU vectorizes them in other orders: 4- and 8-row windows of 2
-    positions over rows of 3 with one output per row, f64 windows of 8 rows, 16-row windows,
-    whole rows past the limits, some 2-row windows of stride 1 with one other output dimension."""
+    rows run along the window's second innermost dimension of more than one position (`a`),
+    their positions along the innermost (`b`); window dimensions of several positions outside
+    `a` stay loops around the vector loop. Taken: no base dilation, no padding from `a` inwards,
+    2, 4 or 8 rows (f64: 2 or 4) of 2 or more positions, and loads the cost model finds cheap:
+    rows of 2 positions whose loads lie a power of two of elements apart both between rows and
+    within a row (the operand's strides along `a` and `b` times the window dilation), or whole
+    runs of up to 8 consecutive elements (`b` the innermost dimension of more than one element,
+    undilated, spanned whole; up to 192 bytes a window); a 2-row window of stride 1 over several
+    outputs along `a` only inside enough other loops of several trips (_two_rows). Checked
+    against XLA:CPU (x86-64, AVX-512) on ~4,400 2-D windows and ~10,000 of 2 to 5 dimensions
+    (random ones, NHWC/NCHW pooling windows, window dilation, padding), none taken wrongly; not
+    taken, though XLA:CPU vectorizes them in other orders: 4- and 8-row windows of 2 positions
+    over rows of 3 with one output per row, f64 windows of 8 rows, 16-row windows, whole rows
+    past the limits, some dilated loads 3 apart, a few 2-row windows of stride 1."""
     return x.dtype in _ROWS and x.ndim >= 2 and x.size > 0 and _rows_apply(x.dtype, x.shape, window)
 
 
 @functools.lru_cache(maxsize=256)
 def _rows_apply(dtype: np.dtype, shape: tuple[int, ...], window: Window) -> bool:
     dims = window.dimensions
-    if any(d.padding_low or d.padding_high or d.base_dilation != 1 or d.window_dilation != 1 for d in dims):
+    if any(d.base_dilation != 1 for d in dims):
         return False
     wide = [k for k, d in enumerate(dims) if d.size > 1]
     if len(wide) < 2:
         return False
     a, b = wide[-2:]
     major, minor = dims[a], dims[b]
+    if any(d.padding_low or d.padding_high for d in dims[a:]):
+        return False  # padding outside them skips whole rows; inside, a test in the vector loop
     count = output_dims(shape, window)
     if major.size not in _ROWS[dtype] or not 2 <= minor.size < MIN_ROW or 0 in count:
         return False
+    # the elements between two rows and between two positions of a row
     along_a, along_b = math.prod(shape[a + 1 :]), math.prod(shape[b + 1 :])
+    step_a, step_b = along_a * major.window_dilation, along_b * minor.window_dilation
     whole = (
-        along_b == 1
-        and minor.size == along_a <= _MAX_WHOLE_ROW
+        step_b == 1
+        and minor.size == along_a == step_a <= _MAX_WHOLE_ROW
         and major.size * minor.size * dtype.itemsize <= _MAX_WHOLE_BYTES
     )
-    pairs = minor.size == 2 and _power_of_two(along_a) and _power_of_two(along_b)
+    pairs = minor.size == 2 and _power_of_two(step_a) and _power_of_two(step_b)
     if not (whole or pairs):
         return False
-    if major.size > 2 or major.stride > 1 or count[a] == 1:
-        return True
-    # a 2-row window of stride 1 over several outputs along `a`: the loops of more than one trip
-    # around its vector loop decide (outputs inside and outside `a`'s, window loops outside)
+    return major.size > 2 or major.stride > 1 or count[a] == 1 or _two_rows(count, a, len(wide) - 2, step_a)
+
+
+def _two_rows(count: tuple[int, ...], a: int, outer: int, step: int) -> bool:
+    """Whether a 2-row window of stride 1 over several outputs along `a` is taken as lanes: the
+    loops of more than one trip around its vector loop decide (the output loops inside and
+    outside `a`'s, the `outer` window loops), as seen on XLA:CPU: with rows a power of two of
+    elements apart, two such loops, one of them inside `a`'s (or three, one a window loop);
+    otherwise (whole runs of 3, 5, 6 or 7 elements) one."""
     inner = sum(1 for n in count[a + 1 :] if n > 1)
-    loops = sum(1 for n in count[:a] if n > 1) + len(wide) - 2
-    if not _power_of_two(along_a):
+    loops = sum(1 for n in count[:a] if n > 1) + outer
+    if not _power_of_two(step):
         return inner + loops >= 1
-    return inner + loops >= 2 and (inner >= 1 or (len(wide) > 2 and loops >= 3))
+    return inner + loops >= 2 and (inner >= 1 or (outer >= 1 and loops >= 3))
 
 
 def _power_of_two(n: int) -> bool:
@@ -164,20 +177,32 @@ def fold_rows(x: np.ndarray, init: np.ndarray, window: Window, flush: Flush | No
         if not subnormals.active():
             x = flush(x)
             add = functools.partial(_flushed, flush)
-    steps = passes(x.shape, window)  # row-major: no padding, so every pass covers every output
     dims = window.dimensions
     wide = [k for k, d in enumerate(dims) if d.size > 1]
     rows, width = dims[wide[-2]].size, dims[wide[-1]].size
-    reads = [at for _, at in steps]
-    acc, owned = np.asarray(init, dtype=x.dtype), False  # the first lane 0 starts from the init value
-    block = rows * width
-    for start in range(0, len(reads), block):  # one position of the outer window dimensions
-        lanes = [
-            _lane(acc if r == 0 else None, x, reads[start + r * width : start + (r + 1) * width], add, owned)
-            for r in range(rows)
-        ]
-        acc, owned = _halved(lanes, add), True
+    count = output_dims(x.shape, window)
+    whole = tuple(slice(0, n, 1) for n in count)
+    steps = passes(x.shape, window)  # whole blocks: no padding along the rows or in them
+    blocks = [steps[start : start + rows * width] for start in range(0, len(steps), rows * width)]
+    if all(out == whole for out, _ in steps):  # every block covers every output
+        acc, owned = np.asarray(init, dtype=x.dtype), False  # lane 0 starts from the init value
+        for block in blocks:  # one position of the outer window dimensions
+            lanes = [
+                _lane(acc if r == 0 else None, x, _reads(block, r, width), add, owned) for r in range(rows)
+            ]
+            acc, owned = _halved(lanes, add), True
+        return acc
+    # padding outside the rows: a block adds to the outputs whose element it holds is real
+    acc = np.array(np.broadcast_to(init, count), dtype=x.dtype)
+    for block in blocks:
+        out = block[0][0]
+        lanes = [_lane(acc[out] if r == 0 else None, x, _reads(block, r, width), add) for r in range(rows)]
+        acc[out] = _halved(lanes, add)
     return acc
+
+
+def _reads(block: Sequence[tuple[Slices, Slices]], row: int, width: int) -> list[Slices]:
+    return [at for _, at in block[row * width : (row + 1) * width]]
 
 
 def _flushed(flush: Flush, a: np.ndarray, b: np.ndarray) -> np.ndarray:
