@@ -27,7 +27,8 @@ D = WindowDimension
         (np.float32, (220, 3), (D(200), D(1)), False),  # a major dimension vectorized: not modelled
         (np.float32, (110, 105), (D(100), D(100)), False),
         (np.float32, (2, 200), (D(1), D(150, 1, 20, 20)), False),  # padded minor: not modelled
-        (np.float32, (2, 300), (D(1), D(120, 1, 0, 0, 1, 2)), False),  # window dilation: not modelled
+        (np.float32, (2, 300), (D(1), D(120, 1, 0, 0, 1, 2)), True),  # window dilation: its own tails
+        (np.float32, (5, 300), (D(2, 1, 0, 0, 1, 2), D(120)), False),  # ... but not on a major dimension
         (np.float32, (2, 100), (D(1), D(150, 1, 0, 0, 2)), False),  # base dilation: in order
         (np.float16, (2, 140), (D(1), D(100)), False),  # rounds at every step
         (np.int32, (2, 140), (D(1), D(100)), False),

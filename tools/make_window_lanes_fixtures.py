@@ -8,7 +8,9 @@ stride 1, window dilation and padding outside the rows; and the windows XLA:CPU 
 dilation is not modelled. Values are signed powers of two over many binades with short
 mantissas, so each order of the additions gives its own bits. Read by the op tables like every
 ops/ file; the maker records the ISA and whether XLA:CPU gives the same bits under AVX2 and
-SSE4.2. Dev only: needs jax (../shared/ORACLE.md).
+SSE4.2. Also tests/golden/ops/exact_window_dilated_rows.npz: sums whose minor window dimension
+of 100+ positions is dilated, summed by the vector loop with its own rounds and tails
+(hlo.numerics.window_vector.fold). Dev only: needs jax (../shared/ORACLE.md).
 
     python tools/make_window_lanes_fixtures.py
 """
@@ -86,14 +88,42 @@ def family() -> Iterator[Case]:
             yield _row_sum(t, (2, 8, 8, 4), "size=1x2x2x1 stride=1x2x2x1", init), [x], [t, t], True
 
 
-def main() -> None:
-    path = OUT / "exact_window_lanes.npz"
-    write_family(path, family())
+def dilated_rows() -> Iterator[Case]:
+    """Windows whose minor dimension has 100+ positions with window dilation: every count of
+    elements the vector loop leaves over (1 to 32, f64: 1 to 16), strides, several operand rows,
+    a 2-row window, init values, signed zeros, infinities, NaN."""
+    rng = np.random.default_rng(62)
+    for t, lanes in (("f32", 32), ("f64", 16)):
+        for k, size in enumerate(range(100, 100 + lanes)):
+            dil, stride = 2 + k % 2, (1, 3, 1, 7)[k % 4]
+            n = (size - 1) * dil + 1 + (k * 5) % 17
+            init = ("0", "1.5", "-0")[k % 3]
+            window = f"size=1x{size} stride=1x{stride} rhs_dilate=1x{dil}"
+            yield _row_sum(t, (2, n), window, init), [_values(t, (2, n), rng)], [t, t], True
+        yield (
+            _row_sum(t, (5, 400), "size=2x150 stride=2x3 rhs_dilate=1x2", "1.5"),
+            [_values(t, (5, 400), rng)],
+            [t, t],
+            True,
+        )
+        x = _values(t, (2, 300), rng)
+        x[0, 4], x[1, 50], x[1, 80], x[0, 200], x[1, 1:300:2] = np.inf, -np.inf, np.inf, np.nan, -0.0
+        for init in ("0", "-0"):
+            yield _row_sum(t, (2, 300), "size=1x137 rhs_dilate=1x2", init), [x], [t, t], True
+
+
+def _write(path: Path, cases: Iterator[Case]) -> None:
+    write_family(path, cases)
     same = [isa for isa in ("AVX2", "SSE4_2") if replay_under_isa(path, isa) == 0]
     print(f"  the same bits under --xla_cpu_max_isa: {same}")
     with np.load(path) as d:
         arrays = {k: d[k] for k in d.files}
     np.savez_compressed(path, isa=np.array(_isa()), same_under=np.array(" ".join(same)), **arrays)
+
+
+def main() -> None:
+    _write(OUT / "exact_window_lanes.npz", family())
+    _write(OUT / "exact_window_dilated_rows.npz", dilated_rows())
 
 
 if __name__ == "__main__":
