@@ -46,15 +46,7 @@ _TAILS = {
 # left over) and at least one element to scalar adds: the width of the vector taking the 1 to
 # 32 (f64: 16) elements left, by their count (seen on 1,300 XLA:CPU cases, none otherwise)
 _DILATED_TAILS = {
-    np.dtype(np.float32): (0,) * 5
-    + (2,) * 3
-    + (8,) * 5
-    + (4,) * 3
-    + (8,) * 4
-    + (4,) * 4
-    + (8,) * 4
-    + (4,) * 4
-    + (0,),
+    np.dtype(np.float32): (0,) * 5 + (2,) * 3 + (8,) * 5 + (4,) * 3 + ((8,) * 4 + (4,) * 4) * 2 + (0,),
     np.dtype(np.float64): (0,) * 5 + (2,) * 3 + (4,) * 8 + (0,),
 }
 
