@@ -68,7 +68,11 @@ def test_software_flushing_flushes_elements_and_partial_sums():
         (np.float64, (40, 16), (D(4), D(2)), True),
         (np.float64, (40, 4), (D(4), D(4)), True),
         (np.float64, (40, 8), (D(4), D(8)), False),  # 256 bytes
-        (np.float64, (40, 16), (D(8), D(2)), False),  # f64 windows of 8 rows: not modelled
+        (np.float64, (40, 16), (D(8), D(2)), True),  # f64 windows of 8 rows: 4 lanes of 2 rows
+        (np.float64, (40, 16), (D(8, 2), D(2)), False),  # ... in order with a stride above 1
+        (np.float64, (8, 8), (D(8), D(2, 2)), False),  # ... or one output along the rows
+        (np.float64, (40, 4), (D(8, 3), D(4)), True),  # whole rows, up to 4 positions
+        (np.float64, (3, 20, 8), (D(1), D(8), D(2)), False),  # in more dimensions: not modelled
         (np.float32, (40, 16), (D(2, 2, 1, 0), D(2)), False),  # padding: in order
         (np.float32, (40, 16), (D(2, 2), D(2, 1, 0, 0, 1, 2)), True),  # dilation: loads 16 and 2 apart
         (np.float32, (40, 16), (D(2, 2), D(2, 1, 0, 0, 1, 3)), False),  # 3 apart

@@ -86,6 +86,26 @@ def family() -> Iterator[Case]:
         )
         for init in ("0", "-0"):
             yield _row_sum(t, (2, 8, 8, 4), "size=1x2x2x1 stride=1x2x2x1", init), [x], [t, t], True
+    for k, (shape, window) in enumerate(F64_EIGHT):
+        exact = len(shape) == 2
+        x = _values("f64", shape, rng)
+        yield (
+            _row_sum("f64", shape, window, ("1.5", "0")[k % 2]),
+            [x if exact else np.abs(x)],
+            ["f64", "f64"],
+            exact,
+        )
+
+
+# f64 windows of 8 rows on 2-D operands: two rows a lane (4 lanes of 256 bits), or in order
+F64_EIGHT = [
+    ((40, 16), "size=8x2"),
+    ((30, 3), "size=8x3 stride=2x1"),  # whole rows
+    ((40, 4), "size=8x4 stride=3x1"),
+    ((40, 16), "size=8x2 stride=2x1"),  # in order: a stride above 1
+    ((8, 8), "size=8x2 stride=1x2"),  # in order: one output along the rows
+    ((3, 20, 8), "size=1x8x2"),  # in order: more dimensions are not modelled (equal here)
+]
 
 
 def dilated_rows() -> Iterator[Case]:

@@ -109,7 +109,8 @@ _MAX_WHOLE_ROW = 8
 _MAX_WHOLE_BYTES = 192
 # the rows of the windows whose rows are seen vectorized as lanes, by element type (f64 windows
 # of 8 rows were lanes over operands of up to 16 rows, in other orders or in order over 40)
-_ROWS = {np.dtype(np.float32): (2, 4, 8), np.dtype(np.float64): (2, 4)}
+_ROWS = {np.dtype(np.float32): (2, 4, 8), np.dtype(np.float64): (2, 4, 8)}
+_VECTOR_BYTES = 32  # XLA:CPU prefers 256-bit vectors: 8 rows of f64 are 4 lanes of 2 rows each
 
 
 def rows_apply(x: np.ndarray, window: Window) -> bool:
@@ -122,12 +123,15 @@ def rows_apply(x: np.ndarray, window: Window) -> bool:
     within a row (the operand's strides along `a` and `b` times the window dilation), or whole
     runs of up to 8 consecutive elements (`b` the innermost dimension of more than one element,
     undilated, spanned whole; up to 192 bytes a window); a 2-row window of stride 1 over several
-    outputs along `a` only inside enough other loops of several trips (_two_rows). Checked
-    against XLA:CPU (x86-64, AVX-512) on ~4,400 2-D windows and ~10,000 of 2 to 5 dimensions
-    (random ones, NHWC/NCHW pooling windows, window dilation, padding), none taken wrongly; not
-    taken, though XLA:CPU vectorizes them in other orders: 4- and 8-row windows of 2 positions
-    over rows of 3 with one output per row, f64 windows of 8 rows, 16-row windows, whole rows
-    past the limits, some dilated loads 3 apart, a few 2-row windows of stride 1."""
+    outputs along `a` only inside enough other loops of several trips (_two_rows). f64 windows of
+    8 rows, on 2-D operands only, are 4 lanes of two rows each (rows r and r + 4), for rows of 2
+    with a stride of 1 and several outputs along `a`, or whole rows of up to 4. Checked against
+    XLA:CPU (x86-64, AVX-512) on ~4,400 2-D windows, ~10,000 of 2 to 5 dimensions (random ones,
+    NHWC/NCHW pooling windows, window dilation, padding) and 700 f64 8-row ones, none taken
+    wrongly; not taken, though XLA:CPU vectorizes them in other orders: 4- and 8-row windows of 2
+    positions over rows of 3 with one output per row, f64 8-row windows of 3 or more dimensions,
+    16-row windows, whole rows past the limits, some dilated loads 3 apart, a few 2-row windows
+    of stride 1."""
     return x.dtype in _ROWS and x.ndim >= 2 and x.size > 0 and _rows_apply(x.dtype, x.shape, window)
 
 
@@ -155,6 +159,11 @@ def _rows_apply(dtype: np.dtype, shape: tuple[int, ...], window: Window) -> bool
         and major.size * minor.size * dtype.itemsize <= _MAX_WHOLE_BYTES
     )
     pairs = minor.size == 2 and _power_of_two(step_a) and _power_of_two(step_b)
+    if major.size * dtype.itemsize > _VECTOR_BYTES:  # f64 windows of 8 rows, two rows a lane:
+        if len(shape) != 2:  # seen on 2-D operands only (in more dimensions often in other orders)
+            return False
+        whole = step_b == 1 and minor.size == along_a == step_a <= 4
+        return whole or (pairs and major.stride == 1 and count[a] > 1)
     if not (whole or pairs):
         return False
     return major.size > 2 or major.stride > 1 or count[a] == 1 or _two_rows(count, a, len(wide) - 2, step_a)
@@ -190,6 +199,7 @@ def fold_rows(x: np.ndarray, init: np.ndarray, window: Window, flush: Flush | No
     dims = window.dimensions
     wide = [k for k, d in enumerate(dims) if d.size > 1]
     rows, width = dims[wide[-2]].size, dims[wide[-1]].size
+    lanes = min(rows, _VECTOR_BYTES // x.dtype.itemsize)  # row r goes into lane r mod lanes
     count = output_dims(x.shape, window)
     whole = tuple(slice(0, n, 1) for n in count)
     steps = passes(x.shape, window)  # whole blocks: no padding along the rows or in them
@@ -197,22 +207,29 @@ def fold_rows(x: np.ndarray, init: np.ndarray, window: Window, flush: Flush | No
     if all(out == whole for out, _ in steps):  # every block covers every output
         acc, owned = np.asarray(init, dtype=x.dtype), False  # lane 0 starts from the init value
         for block in blocks:  # one position of the outer window dimensions
-            lanes = [
-                _lane(acc if r == 0 else None, x, _reads(block, r, width), add, owned) for r in range(rows)
+            sums = [
+                _lane(acc if r == 0 else None, x, _reads(block, r, rows, lanes, width), add, owned)
+                for r in range(lanes)
             ]
-            acc, owned = _halved(lanes, add), True
+            acc, owned = _halved(sums, add), True
         return acc
     # padding outside the rows: a block adds to the outputs whose element it holds is real
     acc = np.array(np.broadcast_to(init, count), dtype=x.dtype)
     for block in blocks:
         out = block[0][0]
-        lanes = [_lane(acc[out] if r == 0 else None, x, _reads(block, r, width), add) for r in range(rows)]
-        acc[out] = _halved(lanes, add)
+        sums = [
+            _lane(acc[out] if r == 0 else None, x, _reads(block, r, rows, lanes, width), add)
+            for r in range(lanes)
+        ]
+        acc[out] = _halved(sums, add)
     return acc
 
 
-def _reads(block: Sequence[tuple[Slices, Slices]], row: int, width: int) -> list[Slices]:
-    return [at for _, at in block[row * width : (row + 1) * width]]
+def _reads(
+    block: Sequence[tuple[Slices, Slices]], lane: int, rows: int, lanes: int, width: int
+) -> list[Slices]:
+    """The reads of one lane: the rows lane, lane + lanes, ... of the block, each in order."""
+    return [at for r in range(lane, rows, lanes) for _, at in block[r * width : (r + 1) * width]]
 
 
 def _flushed(flush: Flush, a: np.ndarray, b: np.ndarray) -> np.ndarray:
