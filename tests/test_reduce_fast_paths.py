@@ -86,7 +86,8 @@ def test_sums_split_between_cores_give_xla_cpus_bits(monkeypatch) -> None:
     real = threads.split_rows
     monkeypatch.setattr(vector_sum, "SPLIT_ELEMENTS", 1)
     monkeypatch.setattr(threads, "split_rows", lambda *a: splits.append(a[1:3]) or real(*a))
-    monkeypatch.setattr(threads, "share", lambda: 3)
+    real_using = threads.using
+    monkeypatch.setattr(threads, "using", lambda cores: real_using(3))  # (the run's device thread)
     for family in ("exact_vector_sums", "exact_split_sums"):
         d = data(family)
         for k in range(sum(1 for f in d.files if f.endswith("_hlo"))):
