@@ -157,3 +157,55 @@ def test_the_entry_tier_calls_the_loops_and_leaves_f64_erf(monkeypatch: pytest.M
     got = refused(a, b)
     assert refused.compiled is None or refused.compiled.kernel.fn is None
     np.testing.assert_array_equal(bits(got[1]), bits(hlo.run(f64_erf, a, b, jit="off")[1]))
+
+
+@pytest.mark.skipif(not LLVMLITE, reason="llvmlite is not installed")
+def test_small_arrays_take_numpy_until_the_loop_is_compiled_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first result of a small array does not wait for llvmlite; enough small calls compile
+    the loop in a background thread, and later calls use it; a large array waits for it."""
+    import threading
+
+    from hlo.numerics import odd_rational_loop
+
+    monkeypatch.setattr(odd_rational_loop, "_addresses", {})
+    monkeypatch.setattr(odd_rational_loop, "_aside", set())
+    monkeypatch.setattr(odd_rational, "_numpy_elements", {})
+    compiled = threading.Event()
+    real = odd_rational_loop._compile
+
+    def compile_and_tell(form: odd_rational.OddRational) -> int:
+        address = real(form)
+        compiled.set()
+        return address
+
+    monkeypatch.setattr(odd_rational_loop, "_compile", compile_and_tell)
+    x = np.linspace(-3, 3, 1000, dtype=np.float32)
+    odd_rational.evaluate(xla_tanh.F32, x)
+    assert odd_rational_loop.usable(xla_tanh.F32) is None and not compiled.is_set()
+    for _ in range(odd_rational.BACKGROUND_AFTER // x.size):
+        odd_rational.evaluate(xla_tanh.F32, x)
+    assert compiled.wait(60)
+    assert odd_rational_loop.usable(xla_tanh.F32)
+    assert odd_rational_loop.usable(xla_tanh.F64) is None
+    big = np.linspace(-30, 30, odd_rational.COMPILED_MIN_ELEMENTS)
+    odd_rational.evaluate(xla_tanh.F64, big)
+    assert odd_rational_loop.usable(xla_tanh.F64)
+
+
+@pytest.mark.skipif(not LLVMLITE, reason="llvmlite is not installed")
+def test_a_loop_that_cannot_be_compiled_leaves_numpy_its_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hlo.numerics import odd_rational_loop
+
+    monkeypatch.setattr(odd_rational_loop, "_addresses", {})
+
+    def fail(form: odd_rational.OddRational) -> int:
+        raise RuntimeError("no LLVM here")
+
+    monkeypatch.setattr(odd_rational_loop, "_compile", fail)
+    x = np.linspace(-9, 9, odd_rational.COMPILED_MIN_ELEMENTS, dtype=np.float32)
+    with subnormals.flushing_subnormals(True):
+        got = odd_rational.evaluate(xla_tanh.F32, x)
+    np.testing.assert_array_equal(bits(got), bits(odd_rational.in_numpy(xla_tanh.F32, x)))
+    assert odd_rational_loop.usable(xla_tanh.F32) is False
+    with pytest.raises(RuntimeError, match="could not be compiled"):
+        odd_rational_loop.address(xla_tanh.F32)  # (the compiled tiers then keep the interpreter)

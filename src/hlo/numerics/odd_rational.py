@@ -5,8 +5,11 @@ FMA), after an optional clamp of the input, with |x| below a bound giving x itse
 or above another giving copysign(1, x).
 
 Computed by a compiled loop (hlo.numerics.odd_rational_loop: the same steps in LLVM IR, with
-the CPU's FMA, at XLA:CPU's speed) when llvmlite is installed and the array is large or
-llvmlite is loaded already; otherwise in NumPy with hlo.numerics.fma (exact, ~30 passes). Both
+the CPU's FMA, at XLA:CPU's speed) when llvmlite is installed and the loop is compiled, or the
+array large enough to wait for its compilation; otherwise in NumPy with hlo.numerics.fma
+(exact, ~30 passes: ~0.1 us an f32 element), and once a form has computed enough elements that
+way a background thread compiles its loop (llvmlite's load and the compilation, ~60-90 ms, stay
+out of a first result of small arrays, and a program that calls tanh often gets the loop). Both
 give XLA:CPU's bits, NaN payloads, signed zeros and subnormals included, in the CPU's
 flush-to-zero mode or, where the mode cannot be set, with the software flush: subnormal inputs
 count as zero and subnormal results become zero, except where the form gives x itself (XLA
@@ -15,7 +18,6 @@ selects the input, whose bits no mode changes)."""
 from __future__ import annotations
 
 import importlib.util
-import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +25,9 @@ import numpy as np
 from . import subnormals
 from .numerics import flush_denormals
 
-COMPILED_MIN_ELEMENTS = 1 << 15  # below: NumPy (~1 ms), unless llvmlite is loaded already
+COMPILED_MIN_ELEMENTS = 1 << 17  # from here a call waits for the loop (NumPy: ~13 ms in f32)
+BACKGROUND_AFTER = 1 << 15  # elements a form computes in NumPy before its loop compiles aside
+_numpy_elements: dict[str, int] = {}
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,7 @@ def evaluate(form: OddRational, x: np.ndarray, flush: bool | None = None) -> np.
     x = np.asarray(x)
     if flush is None:
         flush = subnormals.active() or not subnormals.supported()
-    if x.size and _compiled(x.size):
+    if x.size and _compiled(form, x.size):
         from . import odd_rational_loop
 
         flat = np.ascontiguousarray(x).reshape(-1)
@@ -98,12 +102,22 @@ def named(name: str, dtype: str) -> OddRational | None:
     return forms.get(name, {}).get(np.dtype(dtype))
 
 
-def _compiled(size: int) -> bool:
-    """Whether the compiled loop runs a call of this size: llvmlite installed, and the array
-    large or llvmlite loaded already (its load, ~50 ms, would cost a small array's first run)."""
+def _compiled(form: OddRational, size: int) -> bool:
+    """Whether the compiled loop runs a call of this size: llvmlite installed, and the loop
+    ready or the array large; else the call counts towards compiling the loop aside."""
     if not _llvmlite_installed():
         return False
-    return size >= COMPILED_MIN_ELEMENTS or "llvmlite.binding" in sys.modules
+    from . import odd_rational_loop
+
+    if odd_rational_loop.usable(form) is not None:
+        return bool(odd_rational_loop.usable(form))
+    if size >= COMPILED_MIN_ELEMENTS:
+        return True
+    done = _numpy_elements.get(form.name, 0) + size
+    _numpy_elements[form.name] = done
+    if done >= BACKGROUND_AFTER:
+        odd_rational_loop.compile_aside(form)
+    return False
 
 
 _installed: list[bool] = []

@@ -11,8 +11,8 @@ flush-to-zero mode."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
-import functools
 import threading
 from typing import Any
 
@@ -24,6 +24,8 @@ from .odd_rational import OddRational
 SPLIT_ELEMENTS = 1 << 19  # per thread: ~1 ms of work, above a split's cost
 _lock = threading.Lock()
 _engines: list[Any] = []  # (kept alive: the compiled code lives in them)
+_addresses: dict[OddRational, int] = {}  # 0: the compilation failed (NumPy's way then)
+_aside: set[OddRational] = set()
 _LOOP = ctypes.CFUNCTYPE(ctypes.c_int32, *([ctypes.c_void_p] * 5))
 
 
@@ -91,26 +93,59 @@ def loop_ir(form: OddRational) -> str:
     return str(module)
 
 
-@functools.cache
+def usable(form: OddRational) -> bool | None:
+    """Whether the loop of `form` is compiled (False: its compilation failed; None: not yet)."""
+    found = _addresses.get(form)
+    return None if found is None else found != 0
+
+
+def compile_aside(form: OddRational) -> None:
+    """Compile the loop of `form` in a background thread (once)."""
+    with _lock:
+        if form in _aside or form in _addresses:
+            return
+        _aside.add(form)
+
+    def work() -> None:
+        with contextlib.suppress(Exception):  # (recorded in _addresses: NumPy's way stays)
+            address(form)
+
+    threading.Thread(target=work, name="hlo-odd-rational", daemon=True).start()
+
+
 def address(form: OddRational) -> int:
-    """The compiled loop of `form` (made once per process), by address."""
+    """The compiled loop of `form` (made once per process), by address; raises if it cannot be
+    compiled (once: later calls raise at once)."""
+    with _lock:
+        if form not in _addresses:
+            try:
+                _addresses[form] = _compile(form)
+            except Exception:
+                _addresses[form] = 0
+                raise
+        if not _addresses[form]:
+            raise RuntimeError(f"the loop of {form.name} could not be compiled")
+        return _addresses[form]
+
+
+def _compile(form: OddRational) -> int:
+    """Compile the loop with llvmlite (under `_lock`): the host's features (its FMA instruction,
+    the vector width LLVM picks lanes for) and LLVM's -O3 pipeline, which vectorizes it."""
     import llvmlite.binding as llvm
 
-    with _lock:
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-        parsed = llvm.parse_assembly(loop_ir(form))
-        parsed.verify()
-        # The host's features: its FMA instruction, and the vector width LLVM picks lanes for.
-        machine = llvm.Target.from_default_triple().create_target_machine(
-            cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3
-        )
-        builder = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=3))
-        builder.getModulePassManager().run(parsed, builder)
-        engine = llvm.create_mcjit_compiler(parsed, machine)
-        engine.finalize_object()
-        _engines.append(engine)
-        return int(engine.get_function_address("loop"))
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    parsed = llvm.parse_assembly(loop_ir(form))
+    parsed.verify()
+    machine = llvm.Target.from_default_triple().create_target_machine(
+        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3
+    )
+    builder = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=3))
+    builder.getModulePassManager().run(parsed, builder)
+    engine = llvm.create_mcjit_compiler(parsed, machine)
+    engine.finalize_object()
+    _engines.append(engine)
+    return int(engine.get_function_address("loop"))
 
 
 def run(form: OddRational, flat: np.ndarray, out: np.ndarray, flush: bool) -> bool:
@@ -118,7 +153,10 @@ def run(form: OddRational, flat: np.ndarray, out: np.ndarray, flush: bool) -> bo
     mode when `flush`; False if that mode cannot be set here (the caller flushes in software)."""
     if flush and not subnormals.active():
         return False
-    loop = _LOOP(address(form))
+    try:
+        loop = _LOOP(address(form))
+    except Exception:  # (llvmlite failed: the caller computes it in NumPy)
+        return False
     size = out.itemsize
 
     def part(r0: int, r1: int) -> None:
