@@ -182,7 +182,7 @@ def test_small_arrays_take_numpy_until_the_loop_is_compiled_aside(monkeypatch: p
     x = np.linspace(-3, 3, 1000, dtype=np.float32)
     odd_rational.evaluate(xla_tanh.F32, x)
     assert odd_rational_loop.usable(xla_tanh.F32) is None and not compiled.is_set()
-    for _ in range(odd_rational.BACKGROUND_AFTER // x.size):
+    for _ in range(odd_rational.BACKGROUND_AFTER // (x.size + odd_rational.CALL_ELEMENTS)):
         odd_rational.evaluate(xla_tanh.F32, x)
     assert compiled.wait(60)
     assert odd_rational_loop.usable(xla_tanh.F32)

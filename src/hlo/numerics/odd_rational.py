@@ -27,6 +27,7 @@ from .numerics import flush_denormals
 
 COMPILED_MIN_ELEMENTS = 1 << 17  # from here a call waits for the loop (NumPy: ~13 ms in f32)
 BACKGROUND_AFTER = 1 << 15  # elements a form computes in NumPy before its loop compiles aside
+CALL_ELEMENTS = 1 << 11  # what a call counts for besides its elements: ~30 NumPy calls' overhead
 _numpy_elements: dict[str, int] = {}
 
 
@@ -113,7 +114,7 @@ def _compiled(form: OddRational, size: int) -> bool:
         return bool(odd_rational_loop.usable(form))
     if size >= COMPILED_MIN_ELEMENTS:
         return True
-    done = _numpy_elements.get(form.name, 0) + size
+    done = _numpy_elements.get(form.name, 0) + size + CALL_ELEMENTS
     _numpy_elements[form.name] = done
     if done >= BACKGROUND_AFTER:
         odd_rational_loop.compile_aside(form)
