@@ -187,7 +187,7 @@ def test_small_arrays_take_numpy_until_the_loop_is_compiled_aside(monkeypatch: p
     assert compiled.wait(60)
     assert odd_rational_loop.usable(xla_tanh.F32)
     assert odd_rational_loop.usable(xla_tanh.F64) is None
-    big = np.linspace(-30, 30, odd_rational.COMPILED_MIN_ELEMENTS)
+    big = np.linspace(-30, 30, odd_rational.COMPILED_MIN_ELEMENTS // odd_rational.F64_WEIGHT)
     odd_rational.evaluate(xla_tanh.F64, big)
     assert odd_rational_loop.usable(xla_tanh.F64)
 

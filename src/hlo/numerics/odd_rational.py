@@ -28,6 +28,7 @@ from .numerics import flush_denormals
 COMPILED_MIN_ELEMENTS = 1 << 17  # from here a call waits for the loop (NumPy: ~13 ms in f32)
 BACKGROUND_AFTER = 1 << 15  # elements a form computes in NumPy before its loop compiles aside
 CALL_ELEMENTS = 1 << 11  # what a call counts for besides its elements: ~30 NumPy calls' overhead
+F64_WEIGHT = 8  # an f64 element costs NumPy's way (fma's two-products) as much as 8 f32 ones
 _numpy_elements: dict[str, int] = {}
 
 
@@ -112,6 +113,7 @@ def _compiled(form: OddRational, size: int) -> bool:
 
     if odd_rational_loop.usable(form) is not None:
         return bool(odd_rational_loop.usable(form))
+    size *= 1 if form.dtype == "float32" else F64_WEIGHT
     if size >= COMPILED_MIN_ELEMENTS:
         return True
     done = _numpy_elements.get(form.name, 0) + size + CALL_ELEMENTS
