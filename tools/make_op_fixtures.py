@@ -93,7 +93,7 @@ UNARY = {
 }  # fmt: skip
 EXACT_UNARY = {
     "abs", "negate", "sign", "floor", "ceil", "round-nearest-afz", "round-nearest-even", "is-finite", "not",
-    "popcnt", "count-leading-zeros", "real", "imag", "sqrt",
+    "popcnt", "count-leading-zeros", "real", "imag", "sqrt", "tanh", "erf",
 }  # fmt: skip
 BINARY = {
     "add": INTS + FLOATS + ["c64", "s4", "pred"], "subtract": INTS + FLOATS, "multiply": INTS + FLOATS + ["s4"],

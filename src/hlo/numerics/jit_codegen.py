@@ -28,7 +28,7 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from . import libm_fold
+from . import libm_fold, odd_rational
 from .jit_inplace import reuse_state_buffers
 
 P = PrimitiveType
@@ -154,6 +154,8 @@ class Gen:
     def ufunc(self, name: str, t: PrimitiveType) -> int:
         """The row of `fp` that holds NumPy's own loop of ufunc `name` for type t."""
         key = (name, np.dtype(t.numpy_dtype).name)
+        if name.startswith("xla_") and odd_rational.named(*key) is None:
+            raise Unsupported(f"{name[4:]} of {t.text}")  # (f64 erf: the C library's)
         if key not in self.ufuncs:
             self.ufuncs.append(key)
         return self.ufuncs.index(key)

@@ -169,17 +169,29 @@ def compile_function(source: str, name: str, nogil: bool = False) -> Any:
 
 def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
     """The `fp` argument of generated code (a loop's, an entry's): one row (fn, context, auxdata)
-    per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear) and per C
-    math library function (`libm_<op>`, hlo.numerics.libm)."""
+    per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear), per C
+    math library function (`libm_<op>`, hlo.numerics.libm) and per loop of XLA:CPU's own
+    approximations (`xla_<op>`, hlo.numerics.odd_rational)."""
     rows = [
         (jit_linear.blas_address(name[6:]), 0, 0)
         if name.startswith("cblas_")
         else (libm_address(name[5:], dtype), 0, 0)
         if name.startswith("libm_")
+        else (approximation_address(name, dtype), 0, 0)
+        if name.startswith("xla_")
         else ufunc_loop(name, dtype)
         for name, dtype in ufuncs
     ]
     return np.array(rows or [(0, 0, 0)], dtype=np.intp).reshape(-1, 3)
+
+
+def approximation_address(name: str, dtype: str) -> int:
+    """The compiled loop of XLA:CPU's own approximation `name` (hlo.numerics.odd_rational)."""
+    from . import odd_rational, odd_rational_loop
+
+    form = odd_rational.named(name, dtype)
+    assert form is not None  # (Gen.ufunc refused the others)
+    return odd_rational_loop.address(form)
 
 
 def libm_address(op: str, dtype: str) -> int:

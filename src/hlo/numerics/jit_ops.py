@@ -210,13 +210,14 @@ def unary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 
 # Unary float ops whose interpreter kernel is one NumPy ufunc (in the CPU's current mode).
 UFUNCS = {
-    Op.TANH: "tanh", Op.SINH: "sinh", Op.COSH: "cosh",
+    Op.TANH: "xla_tanh", Op.ERF: "xla_erf", Op.SINH: "sinh", Op.COSH: "cosh",
     Op.EXP: "exp", Op.EXPM1: "expm1", Op.LOG: "log", Op.LOG1P: "log1p", Op.SQRT: "sqrt",
     Op.FLOOR: "floor", Op.CEIL: "ceil", Op.ROUND_NEAREST_EVEN: "rint",
     Op.ASIN: "arcsin", Op.ACOS: "arccos", Op.ASINH: "arcsinh", Op.ACOSH: "arccosh", Op.ATANH: "arctanh",
 }  # fmt: skip
 # sin, cos, tan and cbrt are not among them: XLA:CPU calls the C library's functions there
-# (hlo.numerics.libm; LIBM_OPS below), not NumPy's loops
+# (hlo.numerics.libm; LIBM_OPS below), not NumPy's loops. tanh and f32 erf ("xla_*") are XLA:CPU's
+# own approximations, compiled loops with the signature of NumPy's (hlo.numerics.odd_rational)
 
 
 LIBM_OPS = {Op.SIN: "sine", Op.COS: "cosine", Op.TAN: "tan", Op.CBRT: "cbrt"}

@@ -17,7 +17,7 @@ from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.metadata import ResultAccuracy
 from ..ir.opcode import Opcode
-from ..numerics import bits, complex_math, numerics, subnormal_inputs
+from ..numerics import bits, complex_math, numerics, subnormal_inputs, xla_erf, xla_tanh
 from ..numerics.elementwise import Math, elementwise_kernel
 from ..shape import Shape
 from .registry import (
@@ -63,10 +63,9 @@ def by_width(fn: Callable[..., Any]) -> Math:
     return Math(lambda *xs: fn(*xs[:-1], xs[-1].bit_width), typed=True)
 
 
-def _erf(x: np.ndarray) -> np.ndarray:
-    from scipy.special import erf
-
-    return erf(x)  # type: ignore[no-any-return]
+# XLA:CPU's own approximations flush as its code does (hlo.numerics.odd_rational: tanh selects a
+# subnormal input unflushed), so the kernel neither flushes nor changes the CPU's mode for them
+FLUSHES_ITSELF: dict[str, Any] = {"flush": False, "on_bits": True}
 
 
 # -- unary ops --------------------------------------------------------------------------------
@@ -92,7 +91,7 @@ UNARY = (
     Unary("Clz", Op.CLZ, INTEGRAL, math=by_width(bits.count_leading_zeros)),
     Unary("Cos", Op.COS, FLOAT_OR_COMPLEX, math=Math(np.cos, libm=True)),
     Unary("Cosh", Op.COSH, FLOAT_OR_COMPLEX, math=Math(np.cosh)),
-    Unary("Erf", Op.ERF, FLOAT, math=Math(_erf, libm=True)),
+    Unary("Erf", Op.ERF, FLOAT, math=Math(xla_erf.erf, libm=True)),
     Unary("Exp", Op.EXP, FLOAT_OR_COMPLEX, math=Math(numerics.exp, real_ufunc=np.exp)),
     Unary("Expm1", Op.EXPM1, FLOAT_OR_COMPLEX, math=Math(np.expm1)),
     Unary("Floor", Op.FLOOR, FLOAT, math=Math(np.floor)),
@@ -113,7 +112,7 @@ UNARY = (
     Unary("Sinh", Op.SINH, FLOAT_OR_COMPLEX, math=Math(np.sinh)),
     Unary("Sqrt", Op.SQRT, FLOAT_OR_COMPLEX, math=Math(np.sqrt)),
     Unary("Tan", Op.TAN, FLOAT_OR_COMPLEX, math=Math(np.tan, libm=True)),
-    Unary("Tanh", Op.TANH, FLOAT_OR_COMPLEX, math=Math(np.tanh)),
+    Unary("Tanh", Op.TANH, FLOAT_OR_COMPLEX, math=Math(xla_tanh.tanh, **FLUSHES_ITSELF)),
 )
 UNARY_BY_OPCODE = {u.opcode: u for u in UNARY}
 # Unary ops that take an optional result_accuracy= (the transcendental functions).
