@@ -24,7 +24,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from . import jit_blas, jit_linear, jit_scalar
+from . import jit_blas, jit_linear, jit_scalar, xla_log_llvm
 from .jit_codegen import GENERATOR_VERSION, LoopSource, cache_dir
 
 _lock = threading.Lock()
@@ -170,12 +170,15 @@ def compile_function(source: str, name: str, nogil: bool = False) -> Any:
 def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
     """The `fp` argument of generated code (a loop's, an entry's): one row (fn, context, auxdata)
     per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear) and per C
-    math library function (`libm_<op>`, hlo.numerics.libm)."""
+    math library function (`libm_<op>`, hlo.numerics.libm) and XLA:CPU's log and log1p
+    (`xla_<op>`, hlo.numerics.xla_log_llvm)."""
     rows = [
         (jit_linear.blas_address(name[6:]), 0, 0)
         if name.startswith("cblas_")
         else (libm_address(name[5:], dtype), 0, 0)
         if name.startswith("libm_")
+        else (xla_log_llvm.address(name[4:], np.dtype(dtype)), 0, 0)
+        if name.startswith("xla_")
         else ufunc_loop(name, dtype)
         for name, dtype in ufuncs
     ]
