@@ -89,7 +89,8 @@ def family_scalars() -> Iterator[Case]:
             x = edges(t)
             for k in (2, 4):
                 yield (module(f"  a = {t}[] parameter(0)\n  ROOT r = {r}[] {op}(a)"), [x[k % len(x)].reshape(())], [t, r],
-                       t not in [*FLOATS, "c64"] or op in ("abs", "negate", "sign", "floor", "ceil", "is-finite", "real", "imag"))  # fmt: skip
+                       t not in [*FLOATS, "c64"] or op in ("abs", "negate", "sign", "floor", "ceil", "is-finite", "real", "imag")
+                       or (op in ("log", "log-plus-one", "sqrt") and t in FLOATS))  # fmt: skip
     for op, types in BINARY.items():
         for t in types:
             r = result_type(op, t)
