@@ -83,7 +83,7 @@ LOG1P_SMALL32 = _f32(0x3ED413CD)  # sqrt(2) - 1: below, the rational function
 LOG1P_SMALL64 = _f64(0x3FDA827999FCEF32)
 
 
-COMPILED_MIN_ELEMENTS = 1 << 12  # below: the NumPy form (~5 ms at most), unless llvmlite is loaded
+COMPILED_MIN_ELEMENTS = 1 << 16  # below: the NumPy form (< ~30 ms), until the machine code exists
 
 
 def log(x: np.ndarray) -> Any:
@@ -91,7 +91,7 @@ def log(x: np.ndarray) -> Any:
     x = np.asarray(x)
     if x.dtype not in (F32, F64) or (x.dtype == F64 and libm.function("log", F64) is None):
         return np.log(x)
-    if compiled(x):
+    if compiled("log", x):
         from . import xla_log_llvm
 
         return xla_log_llvm.apply("log", x)
@@ -103,7 +103,7 @@ def log1p(x: np.ndarray) -> Any:
     x = np.asarray(x)
     if x.dtype not in (F32, F64) or (x.dtype == F64 and libm.function("log", F64) is None):
         return np.log1p(x)
-    if compiled(x):
+    if compiled("log-plus-one", x):
         from . import xla_log_llvm
 
         return xla_log_llvm.apply("log-plus-one", x)
@@ -112,12 +112,16 @@ def log1p(x: np.ndarray) -> Any:
     return _log1p(x, LOG1P_P64, LOG1P_Q64, LOG1P_SMALL64, log_f64)
 
 
-def compiled(x: np.ndarray) -> bool:
+def compiled(op: str, x: np.ndarray) -> bool:
     """Whether the machine code of hlo.numerics.xla_log_llvm computes x's elements: llvmlite is
-    installed, and x is large or llvmlite is loaded already (its load costs ~0.1 s)."""
+    installed, and x is large or the code is compiled already (loading llvmlite and compiling
+    one op for one type take ~0.1 s, the NumPy form ~0.5 us an element)."""
     if not llvmlite_installed():
         return False
-    return x.size >= COMPILED_MIN_ELEMENTS or "llvmlite.binding" in sys.modules
+    if x.size >= COMPILED_MIN_ELEMENTS:
+        return True
+    machine_code = sys.modules.get(f"{__package__}.xla_log_llvm")  # (not imported: nothing compiled)
+    return machine_code is not None and bool(machine_code.ready(op, x.dtype))
 
 
 @functools.cache

@@ -149,21 +149,25 @@ class _Emit:
         ir.IRBuilder(done).ret_void()
 
 
-@functools.cache
-def _compiled() -> dict[str, int]:
-    """The addresses of every function and loop, by name (compiled once per process)."""
+_compiled: dict[tuple[str, int], dict[str, int]] = {}
+
+
+def _compile(op: str, width: int) -> dict[str, int]:
+    """The addresses of op's scalar function and loop for floats of `width` bits, by name
+    (compiled once per process, each op and type alone: ~50 ms each)."""
     import llvmlite.binding as llvm
 
     with _lock:
+        if (op, width) in _compiled:
+            return _compiled[(op, width)]
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
-        module = ir.Module(name="hlo_xla_log")
+        module = ir.Module(name=f"hlo_xla_{op}_{width}")
         module.triple = llvm.get_process_triple()
-        f32, f64 = _Emit(module, 32), _Emit(module, 64)
-        log32, log64 = f32.log_f32(), f64.log_f64()
-        scalars = [log32, f32.log1p(log32), log64, f64.log1p(log64)]
-        for emit, scalar in zip((f32, f32, f64, f64), scalars):
-            emit.loop(scalar)
+        emit = _Emit(module, width)
+        log = emit.log_f32() if width == 32 else emit.log_f64()
+        scalar = log if op == "log" else emit.log1p(log)
+        emit.loop(scalar)
         machine = llvm.Target.from_default_triple().create_target_machine(
             cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3
         )
@@ -174,8 +178,14 @@ def _compiled() -> dict[str, int]:
         engine = llvm.create_mcjit_compiler(parsed, machine)
         engine.finalize_object()
         _engines.append(engine)
-        names = [s.name for s in scalars]
-        return {n: engine.get_function_address(n) for n in names + [f"loop_{n}" for n in names]}
+        names = (scalar.name, f"loop_{scalar.name}")
+        _compiled[(op, width)] = {n: engine.get_function_address(n) for n in names}
+        return _compiled[(op, width)]
+
+
+def ready(op: str, dtype: np.dtype) -> bool:
+    """Whether op's machine code for this type is compiled already."""
+    return (op, 8 * dtype.itemsize) in _compiled
 
 
 def name(op: str, dtype: np.dtype) -> str:
@@ -185,13 +195,14 @@ def name(op: str, dtype: np.dtype) -> str:
 
 def address(op: str, dtype: np.dtype) -> int:
     """The address of the scalar function (a float in, a float out: the tiers' calls)."""
-    return _compiled()[name(op, dtype)]
+    return _compile(op, 8 * dtype.itemsize)[name(op, dtype)]
 
 
 @functools.cache
 def _loop(op: str, dtype: np.dtype) -> Any:
     pointer = ctypes.c_void_p
-    return ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer)(_compiled()[f"loop_{name(op, dtype)}"])
+    loop = _compile(op, 8 * dtype.itemsize)[f"loop_{name(op, dtype)}"]
+    return ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer)(loop)
 
 
 def apply(op: str, x: np.ndarray) -> np.ndarray:
