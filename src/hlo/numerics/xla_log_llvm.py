@@ -20,7 +20,6 @@ from llvmlite import ir
 from . import libm, threads, xla_log
 
 SPLIT_ELEMENTS = 1 << 19  # per thread: ~0.5 ms of work, well above a split's cost
-OPS = ("log", "log-plus-one")
 _lock = threading.Lock()
 _engines: list[Any] = []  # (kept alive: the compiled code lives in them)
 
