@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import hlo
-from hlo.numerics import linear, scatter, select_scatter, sorting, vector_sum
+from hlo.numerics import convolution, scatter, select_scatter, sorting, vector_sum
 
 RNG = np.random.default_rng(3)
 
@@ -81,7 +81,7 @@ def test_convolution_in_chunks_of_images(
     """One image per chunk, each at least MIN_ROWS rows of the patch matrix (OpenBLAS gives a
     product of few rows other bits than the same rows of a taller one)."""
     args = [_spread(tuple(int(n) for n in s.split(","))) for s in (x, w)]
-    _both(monkeypatch, linear, "PATCH_BYTES", 1024, CONV % (x, w, out, window, labels), args)
+    _both(monkeypatch, convolution, "PATCH_BYTES", 1024, CONV % (x, w, out, window, labels), args)
 
 
 SELECT_SCATTER = """HloModule s

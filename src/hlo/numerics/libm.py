@@ -124,6 +124,12 @@ def _compiled(flat: list[np.ndarray], dtype: np.dtype) -> bool:
     return any(bool((((b & 0x7F800000) == 0) & ((b & 0x7FFFFF) != 0)).any()) for b in bits)
 
 
+def loop_available(dtype: np.dtype, arity: int) -> bool:
+    """Whether a compiled call loop serves functions of `arity` operands of this dtype (f32 or
+    f64): machine code made ahead of time, or llvmlite to compile one."""
+    return native_loops.address(8 * dtype.itemsize, arity) is not None or _llvmlite_installed()
+
+
 @functools.cache
 def _llvmlite_installed() -> bool:
     return importlib.util.find_spec("llvmlite") is not None

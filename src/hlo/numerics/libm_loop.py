@@ -77,9 +77,10 @@ def _compile(width: int, arity: int) -> int:
         return int(engine.get_function_address("loop"))
 
 
-def run(function: Any, flat: list[np.ndarray], out: np.ndarray) -> None:
+def run(function: Any, flat: list[np.ndarray], out: np.ndarray, split: bool = True) -> None:
     """`out[i] = function(flat[0][i], ...)` for every element (contiguous flat arrays, f32 or f64),
-    split between the cores this thread may use when each gets SPLIT_ELEMENTS or more."""
+    split between the cores this thread may use when each gets SPLIT_ELEMENTS or more (`split`;
+    not: all in this thread's floating-point mode)."""
     loop = _loop(8 * out.dtype.itemsize, len(flat))
     address = ctypes.cast(function, ctypes.c_void_p).value
     arrays = [*flat, out]
@@ -88,7 +89,7 @@ def run(function: Any, flat: list[np.ndarray], out: np.ndarray) -> None:
     def part(r0: int, r1: int) -> None:
         loop(address, r1 - r0, *(a.ctypes.data + r0 * size for a in arrays))
 
-    parts = min(threads.share(), max(1, out.size // SPLIT_ELEMENTS))
+    parts = min(threads.share(), max(1, out.size // SPLIT_ELEMENTS)) if split else 1
     if parts <= 1:
         part(0, out.size)
     else:
