@@ -89,7 +89,8 @@ def family_scalars() -> Iterator[Case]:
             x = edges(t)
             for k in (2, 4):
                 yield (module(f"  a = {t}[] parameter(0)\n  ROOT r = {r}[] {op}(a)"), [x[k % len(x)].reshape(())], [t, r],
-                       t not in [*FLOATS, "c64"] or op in ("abs", "negate", "sign", "floor", "ceil", "is-finite", "real", "imag", "tanh", "erf"))  # fmt: skip
+                       t not in [*FLOATS, "c64"] or op in ("abs", "negate", "sign", "floor", "ceil", "is-finite", "real", "imag", "tanh", "erf")
+                       or (op in ("log", "log-plus-one", "sqrt") and t in FLOATS))  # fmt: skip
     for op, types in BINARY.items():
         for t in types:
             r = result_type(op, t)
@@ -1060,6 +1061,50 @@ def family_libm() -> Iterator[Case]:
                 yield (module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {t}[{n}] {op}(a)"), [x], [t, t], True)
 
 
+def _log_values(t: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Values for log and log1p: the edges (zeros, infinities, NaN, subnormals, the extremes,
+    around 1, -1 and log1p's switch at +-(sqrt(2) - 1)), random bit patterns of every exponent,
+    values near 1 and near 0 of both signs."""
+    dtype = DTYPES[t]
+    tiny = float(ml_dtypes.finfo(dtype).tiny)
+    big = float(ml_dtypes.finfo(dtype).max)
+    switch = 2**0.5 - 1
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, tiny, -tiny, tiny / 4, -tiny / 3, big, -big, 1.0, -1.0,
+             1 + 2**-20, 1 - 2**-20, -1 + 2**-20, -0.5, 2.0, 0.5, switch, -switch, switch * (1 + 2**-23),
+             switch * (1 - 2**-23), -switch * (1 - 2**-23), 2.0**-25, -(2.0**-25), 2.0**-54, 1e-30, -1e-30]  # fmt: skip
+    width = 64 if t == "f64" else 32 if t == "f32" else 16
+    words = rng.integers(0, 2 ** (width - 1), n // 4, dtype=np.uint64)
+    patterns = {64: lambda w: w.view(np.float64), 32: lambda w: w.astype(np.uint32).view(np.float32),
+                16: lambda w: w.astype(np.uint16).view(dtype)}[width](words)  # fmt: skip
+    with np.errstate(over="ignore", invalid="ignore"):
+        spread = np.concatenate(
+            [
+                rng.uniform(-1, 3, n // 4),
+                patterns.astype(np.float64),
+                1 + rng.standard_normal(n // 8) * 1e-3,
+                rng.standard_normal(n // 8) * 1e-4,
+                rng.uniform(-1, 1, n // 8) * tiny,
+                rng.uniform(-0.45, 0.45, n // 8),
+            ]
+        )
+        x = np.concatenate([edges, spread])[:n]
+        return x.astype(np.float32).astype(dtype) if t in ("f16", "bf16") else x.astype(dtype)
+
+
+def family_log() -> Iterator[Case]:
+    """log and log1p (XLA:CPU's own f32 approximation and formula, the C library's f64 log;
+    hlo.numerics.xla_log) of every float type, bit for bit; sqrt, bit for bit; rsqrt (XLA:CPU's
+    hardware estimate and Newton steps: bit for bit in f16 and bf16 only, f32 and f64 within
+    rounding)."""
+    rng = np.random.default_rng(97)
+    n = 2048
+    for t in ("f32", "f64", "f16", "bf16"):
+        for op in ("log", "log-plus-one", "sqrt", "rsqrt"):
+            x = _log_values(t, n, rng)
+            exact = op != "rsqrt" or t in ("f16", "bf16")
+            yield (module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {t}[{n}] {op}(a)"), [x], [t, t], exact)
+
+
 def family_one_thread_sums() -> Iterator[Case]:
     """The float sums of vector_sums, column_sums and split_sums as XLA:CPU computes them with one
     thread in its pool (a process pinned to one core): YNNPACK then cuts no sum into 128 KiB
@@ -1315,6 +1360,7 @@ FAMILIES = {
     "constant_folds": family_constant_folds,
     "subnormal_inputs": family_subnormal_inputs,
     "libm": family_libm,
+    "log": family_log,
 }
 
 

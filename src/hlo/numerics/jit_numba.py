@@ -24,7 +24,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from . import jit_blas, jit_linear, jit_scalar
+from . import jit_blas, jit_linear, jit_scalar, xla_log_llvm
 from .jit_codegen import GENERATOR_VERSION, LoopSource, cache_dir
 
 _lock = threading.Lock()
@@ -171,7 +171,7 @@ def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
     """The `fp` argument of generated code (a loop's, an entry's): one row (fn, context, auxdata)
     per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear), per C
     math library function (`libm_<op>`, hlo.numerics.libm) and per loop of XLA:CPU's own
-    approximations (`xla_<op>`, hlo.numerics.odd_rational)."""
+    approximations (`xla_<op>`: hlo.numerics.odd_rational, xla_log_llvm)."""
     rows = [
         (jit_linear.blas_address(name[6:]), 0, 0)
         if name.startswith("cblas_")
@@ -186,7 +186,10 @@ def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
 
 
 def approximation_address(name: str, dtype: str) -> int:
-    """The compiled loop of XLA:CPU's own approximation `name` (hlo.numerics.odd_rational)."""
+    """The compiled loop of XLA:CPU's own approximation `name` (hlo.numerics.odd_rational;
+    log and log1p: hlo.numerics.xla_log_llvm)."""
+    if name in ("xla_log", "xla_log1p"):
+        return xla_log_llvm.address(name[4:], np.dtype(dtype))
     from . import odd_rational, odd_rational_loop
 
     form = odd_rational.named(name, dtype)

@@ -211,13 +211,14 @@ def unary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 # Unary float ops whose interpreter kernel is one NumPy ufunc (in the CPU's current mode).
 UFUNCS = {
     Op.TANH: "xla_tanh", Op.ERF: "xla_erf", Op.SINH: "sinh", Op.COSH: "cosh",
-    Op.EXP: "exp", Op.EXPM1: "expm1", Op.LOG: "log", Op.LOG1P: "log1p", Op.SQRT: "sqrt",
+    Op.EXP: "exp", Op.EXPM1: "expm1", Op.SQRT: "sqrt",
     Op.FLOOR: "floor", Op.CEIL: "ceil", Op.ROUND_NEAREST_EVEN: "rint",
     Op.ASIN: "arcsin", Op.ACOS: "arccos", Op.ASINH: "arcsinh", Op.ACOSH: "arccosh", Op.ATANH: "arctanh",
 }  # fmt: skip
 # sin, cos, tan and cbrt are not among them: XLA:CPU calls the C library's functions there
-# (hlo.numerics.libm; LIBM_OPS below), not NumPy's loops. tanh and f32 erf ("xla_*") are XLA:CPU's
-# own approximations, compiled loops with the signature of NumPy's (hlo.numerics.odd_rational)
+# (hlo.numerics.libm; LIBM_OPS below), not NumPy's loops; nor log and log1p (XLA_LOG_OPS). tanh
+# and f32 erf ("xla_*") are XLA:CPU's own approximations, compiled loops with the signature of
+# NumPy's (hlo.numerics.odd_rational)
 
 
 LIBM_OPS = {Op.SIN: "sine", Op.COS: "cosine", Op.TAN: "tan", Op.CBRT: "cbrt"}
@@ -234,6 +235,21 @@ def libm_call(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     if not libm.takes(name, np.dtype(t.numpy_dtype)):
         raise Unsupported(f"{name} of {t.text}")
     row = g.ufunc(f"libm_{name}", t)
+    width = "f32" if t is PrimitiveType.F32 else "f64"
+    return g.elementwise(instr.shape, args, lambda a: f"_libm1_{width}(fp[{row}, 0], {a})")
+
+
+XLA_LOG_OPS = {Op.LOG: "log", Op.LOG1P: "log-plus-one"}
+
+
+@emits(*XLA_LOG_OPS)
+def xla_log_call(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    """XLA:CPU's log and log1p: the machine code the interpreter runs (hlo.numerics.xla_log_llvm),
+    called by address per element as the C library's functions are."""
+    t = args[0].shape.element_type
+    if t not in (PrimitiveType.F32, PrimitiveType.F64):
+        raise Unsupported(f"{instr.opcode.text} of {t.text}")
+    row = g.ufunc(f"xla_{XLA_LOG_OPS[instr.opcode]}", t)
     width = "f32" if t is PrimitiveType.F32 else "f64"
     return g.elementwise(instr.shape, args, lambda a: f"_libm1_{width}(fp[{row}, 0], {a})")
 

@@ -37,6 +37,7 @@ FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
     "atan2": ("atan2", (4, 8)),
     "power": ("pow", (4, 8)),
     "erf": ("erf", (8,)),
+    "log": ("log", (8,)),  # (subnormal inputs flushed first: hlo.numerics.xla_log)
 }
 # Functions that return a subnormal input unchanged, whatever the CPU's mode (as XLA:CPU does).
 KEEP_SUBNORMAL_INPUT = frozenset({"sine", "tan"})

@@ -17,7 +17,7 @@ from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.metadata import ResultAccuracy
 from ..ir.opcode import Opcode
-from ..numerics import bits, complex_math, numerics, subnormal_inputs, xla_erf, xla_tanh
+from ..numerics import bits, complex_math, numerics, subnormal_inputs, xla_erf, xla_log, xla_tanh
 from ..numerics.elementwise import Math, elementwise_kernel
 from ..shape import Shape
 from .registry import (
@@ -97,8 +97,8 @@ UNARY = (
     Unary("Floor", Op.FLOOR, FLOAT, math=Math(np.floor)),
     Unary("Imag", Op.IMAG, FLOAT_OR_COMPLEX, "real", math=Math(np.imag, flush=False, on_bits=True)),
     Unary("IsFinite", Op.IS_FINITE, FLOAT, "pred", math=Math(np.isfinite, flush=False, on_bits=True)),
-    Unary("Log", Op.LOG, FLOAT_OR_COMPLEX, math=Math(np.log)),
-    Unary("Log1p", Op.LOG1P, FLOAT_OR_COMPLEX, math=Math(np.log1p)),
+    Unary("Log", Op.LOG, FLOAT_OR_COMPLEX, math=Math(xla_log.log)),
+    Unary("Log1p", Op.LOG1P, FLOAT_OR_COMPLEX, math=Math(xla_log.log1p)),
     Unary("Logistic", Op.LOGISTIC, FLOAT_OR_COMPLEX, math=Math(numerics.logistic)),
     Unary("Neg", Op.NEGATE, ARITHMETIC, math=Math(np.negative, flush=False, on_bits=True)),
     Unary("Not", Op.NOT, PRED_OR_INTEGRAL, math=Math(numerics.logical_not)),
