@@ -41,6 +41,7 @@ TYPES = {
 }  # fmt: skip
 GENERATOR_VERSION = "2"  # (2: clamp flushes its result)
 FOLDED_ELEMENTS = 1 << 16  # the largest plan-folded value the generated code takes as a constant
+XLA_LOOPS = frozenset({"xla_log", "xla_log-plus-one"})  # XLA:CPU's (xla_log_llvm), not odd_rational's
 
 
 def cache_dir() -> Path:
@@ -154,7 +155,7 @@ class Gen:
     def ufunc(self, name: str, t: PrimitiveType) -> int:
         """The row of `fp` that holds NumPy's own loop of ufunc `name` for type t."""
         key = (name, np.dtype(t.numpy_dtype).name)
-        if name.startswith("xla_") and odd_rational.named(*key) is None:
+        if name.startswith("xla_") and name not in XLA_LOOPS and odd_rational.named(*key) is None:
             raise Unsupported(f"{name[4:]} of {t.text}")  # (f64 erf: the C library's)
         if key not in self.ufuncs:
             self.ufuncs.append(key)

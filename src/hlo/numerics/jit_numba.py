@@ -25,7 +25,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from . import jit_blas, jit_linear, jit_scalar, xla_log_llvm
-from .jit_codegen import GENERATOR_VERSION, LoopSource, cache_dir
+from .jit_codegen import GENERATOR_VERSION, XLA_LOOPS, LoopSource, cache_dir
 
 _lock = threading.Lock()
 _ufunc_loops: dict[tuple[str, str], tuple[int, int, int, Any]] = {}
@@ -188,7 +188,7 @@ def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
 def approximation_address(name: str, dtype: str) -> int:
     """The compiled loop of XLA:CPU's own approximation `name` (hlo.numerics.odd_rational;
     log and log1p: hlo.numerics.xla_log_llvm)."""
-    if name in ("xla_log", "xla_log1p"):
+    if name in XLA_LOOPS:
         return xla_log_llvm.address(name[4:], np.dtype(dtype))
     from . import odd_rational, odd_rational_loop
 
