@@ -20,14 +20,13 @@ from .vector_sum import MIN_ELEMENTS, SPLIT_RESULTS
 Op = Opcode
 # Unary ops that are NumPy ufuncs: (pre-expression, ufunc, post-expression) as jit_ops emits them
 UFUNC_OPS: dict[Opcode, tuple[str | None, str, str | None]] = {
-    Op.LOGISTIC: ("-{a}", "exp", "{t}(1) / ({t}(1) + {a})"),
     Op.RSQRT: (None, "sqrt", "{t}(1) / {a}"),
 }
 SCALAR_OPS = frozenset(
     {Op.ADD, Op.SUBTRACT, Op.MULTIPLY, Op.DIVIDE, Op.MAXIMUM, Op.MINIMUM, Op.AND, Op.OR, Op.XOR,
      Op.SHIFT_LEFT, Op.SHIFT_RIGHT_LOGICAL, Op.SHIFT_RIGHT_ARITHMETIC, Op.REMAINDER,
      Op.NEGATE, Op.ABS, Op.NOT, Op.SIGN, Op.IS_FINITE, Op.COMPARE, Op.SELECT, Op.CLAMP, Op.CONVERT,
-     Op.SIN, Op.COS, Op.TAN, Op.CBRT}
+     Op.SIN, Op.COS, Op.TAN, Op.CBRT, Op.EXP, Op.EXPM1, Op.LOGISTIC}
 )  # fmt: skip
 
 

@@ -24,7 +24,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from . import jit_blas, jit_linear, jit_scalar
+from . import jit_blas, jit_exp, jit_linear, jit_scalar, xla_exp, xla_expm1
 from .jit_codegen import GENERATOR_VERSION, LoopSource, cache_dir
 
 _lock = threading.Lock()
@@ -58,6 +58,10 @@ from hlo.numerics import jit_scalar as _s
 from hlo.numerics.jit_blas import blas_value as _blas_value, blas_void as _blas_void
 from hlo.numerics.jit_numba import call_strided_loop
 from hlo.numerics.jit_libm import call1_f32 as _libm1_f32, call1_f64 as _libm1_f64
+from hlo.numerics.jit_exp import (
+    exp_f32 as _xexp_f32, exp_f64 as _xexp_f64, expm1_f32 as _xexpm1_f32, expm1_f64 as _xexpm1_f64,
+    logistic_f32 as _xlogistic_f32, logistic_f64 as _xlogistic_f64,
+)
 
 _jit = njit(cache=False, error_model="numpy")
 _int_div = _jit(_s.int_div)
@@ -112,7 +116,8 @@ def _versions() -> str:
     except Exception:
         hlo_version = "?"
     helpers = b"".join(
-        Path(str(m.__file__)).read_bytes() for m in (jit_scalar, jit_blas, sys.modules[__name__])
+        Path(str(m.__file__)).read_bytes()
+        for m in (jit_scalar, jit_blas, jit_exp, xla_exp, xla_expm1, sys.modules[__name__])
     )
     digest = hashlib.sha256(helpers).hexdigest()[:16]
     return f"{hlo_version} {numba.__version__} {np.__version__} {GENERATOR_VERSION} {digest}"

@@ -211,7 +211,7 @@ def unary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 # Unary float ops whose interpreter kernel is one NumPy ufunc (in the CPU's current mode).
 UFUNCS = {
     Op.TANH: "tanh", Op.SINH: "sinh", Op.COSH: "cosh",
-    Op.EXP: "exp", Op.EXPM1: "expm1", Op.LOG: "log", Op.LOG1P: "log1p", Op.SQRT: "sqrt",
+    Op.LOG: "log", Op.LOG1P: "log1p", Op.SQRT: "sqrt",
     Op.FLOOR: "floor", Op.CEIL: "ceil", Op.ROUND_NEAREST_EVEN: "rint",
     Op.ASIN: "arcsin", Op.ACOS: "arccos", Op.ASINH: "arcsinh", Op.ACOSH: "arccosh", Op.ATANH: "arctanh",
 }  # fmt: skip
@@ -257,13 +257,18 @@ def ufunc(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     return call_ufunc(g, UFUNCS[instr.opcode], args[0])
 
 
-@emits(Op.LOGISTIC)
-def logistic(g: Gen, instr: Instruction, args: list[Val]) -> Val:
-    """1 / (1 + exp(-x)), as numerics.logistic computes it, each step rounded in the type."""
-    t = type_name(instr.shape.element_type)
-    negated = g.elementwise(instr.shape, args, lambda a: f"-{a}")
-    e = call_ufunc(g, "exp", negated)
-    return g.elementwise(instr.shape, [e], lambda a: f"{t}(1) / ({t}(1) + {a})")
+# XLA:CPU's own exp, expm1 and logistic, per element as the interpreter computes them on arrays
+# (hlo.numerics.jit_exp; hlo.numerics.xla_exp)
+XLA_EXP_OPS = {Op.EXP: "exp", Op.EXPM1: "expm1", Op.LOGISTIC: "logistic"}
+
+
+@emits(*XLA_EXP_OPS)
+def xla_exp(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    t = args[0].shape.element_type
+    if t not in (P.F32, P.F64):
+        raise Unsupported(f"{instr.opcode.text} of {t.text}")
+    name = f"_x{XLA_EXP_OPS[instr.opcode]}_{'f32' if t is P.F32 else 'f64'}"
+    return g.elementwise(instr.shape, args, lambda a: f"{name}({a})")
 
 
 @emits(Op.RSQRT)

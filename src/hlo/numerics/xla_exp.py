@@ -109,7 +109,7 @@ def _exp64(x: np.ndarray) -> np.ndarray:
     near = np.abs(t - np.round(t)) <= (np.abs(t) + 1.0) * 2.0**-50
     if near.any():
         n[near] = np.floor(_fma64(z[near], LOG2E64, 0.5))
-    g = _fma64(-n, C2_64, z - n * C1_64)  # (n*C1 and the difference are exact)
+    g = _fma64(n, -C2_64, z - n * C1_64)  # (n*C1 and the difference are exact; n's NaN kept)
     g2 = g * g
     p = _fma64(_fma64(g2, P64[0], P64[1]), g2, P64[2]) * g
     q = _fma64(_fma64(_fma64(g2, Q64[0], Q64[1]), g2, Q64[2]), g2, Q64[3])
