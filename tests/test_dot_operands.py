@@ -1,5 +1,5 @@
 """Dot operands of 64K elements and more are read for subnormals rather than copied flushed
-(hlo.numerics.linear._contiguous): XLA:CPU's bits still (tests/golden/dot_operands, made by
+(hlo.numerics.linear.contiguous): XLA:CPU's bits still (tests/golden/dot_operands, made by
 tools/make_dot_operand_fixtures.py), and no copy of an operand that needs none; a large
 convolution's patch matrix copied positions innermost; a weight gradient's made a few features
 at a time; a mid-sized one's copied so too where its positions run longer than its window."""
@@ -14,7 +14,7 @@ import pytest
 
 import hlo
 from hlo.dtypes import PrimitiveType
-from hlo.numerics import linear, subnormals
+from hlo.numerics import convolution, linear, subnormals
 
 FIXTURES = Path(__file__).parent / "golden" / "dot_operands"
 
@@ -75,7 +75,7 @@ def test_a_large_convolutions_patches_copied_positions_innermost_give_xla_cpus_b
     module = hlo.parse_module((FIXTURES / "large_conv.hlo").read_text())
     data = np.load(FIXTURES / "large_conv.npz")
     x, k = data["arg0"], data["arg1"]
-    assert linear.LARGE_GEMM <= 48 * 48 * 64 * 32 * 9  # (the product of one image)
+    assert convolution.LARGE_GEMM <= 48 * 48 * 64 * 32 * 9  # (the product of one image)
     got = hlo.run(module, x, k, jit="off")
     assert np.asarray(got).tobytes() == data["out0"].tobytes()
 
@@ -88,7 +88,7 @@ def test_a_weight_gradients_patch_matrix_goes_a_few_features_at_a_time() -> None
     data = np.load(FIXTURES / "weight_gradient.npz")
     x, g = data["arg0"], data["arg1"]
     whole = 25 * 64 * 24 * 24 * 4  # the patch matrix: positions x (features * window)
-    assert whole > linear.PATCH_BYTES
+    assert whole > convolution.PATCH_BYTES
     hlo.run(module, x, g, jit="off")
     tracemalloc.start()
     got = hlo.run(module, x, g, jit="off")
@@ -130,8 +130,8 @@ def test_a_mid_sized_convolutions_patches_copied_positions_innermost_give_xla_cp
     module = hlo.parse_module((FIXTURES / "input_gradient.hlo").read_text())
     data = np.load(FIXTURES / "input_gradient.npz")
     taken: list[bool] = []
-    decide = linear._positions_last_pays
-    monkeypatch.setattr(linear, "_positions_last_pays", lambda *a: taken.append(decide(*a)) or taken[-1])
+    decide = convolution._positions_last_pays
+    monkeypatch.setattr(convolution, "_positions_last_pays", lambda *a: taken.append(decide(*a)) or taken[-1])
     got = hlo.run(module, data["arg0"], data["arg1"], jit="off")
     assert np.asarray(got).tobytes() == data["out0"].tobytes()
     assert any(taken)
@@ -145,6 +145,6 @@ def test_the_two_patch_copies_give_the_same_bits_on_any_values(monkeypatch: pyte
     g = rng.standard_normal((64, 16, 8, 8)).astype(np.float32)
     k = rng.standard_normal((16, 6, 5, 5)).astype(np.float32)
     positions_last = np.asarray(hlo.run(module, g, k, jit="off"))
-    monkeypatch.setattr(linear, "_positions_last_pays", lambda *a: False)
+    monkeypatch.setattr(convolution, "_positions_last_pays", lambda *a: False)
     rows_first = np.asarray(hlo.run(module, g, k, jit="off"))
     assert positions_last.tobytes() == rows_first.tobytes()

@@ -99,7 +99,10 @@ def test_op_matches_xla_cpu(family: str, k: int) -> None:
 @pytest.mark.parametrize(("family", "k"), cases(), ids=lambda x: str(x))
 def test_op_matches_xla_cpu_with_software_flushing(family: str, k: int, monkeypatch) -> None:
     """The same cases where the CPU's flush-to-zero mode cannot be set (another platform): the
-    kernels flush subnormals in software, with the same results."""
+    kernels flush subnormals in software, with the same results (not the folds whose C functions
+    XLA's evaluator calls in that mode: docs/SEMANTICS.md lists them)."""
+    if family == "exact_daz_folds":
+        pytest.skip("the C functions' own reading of subnormals needs the CPU's mode")
     monkeypatch.setattr(subnormals, "_mode", lambda: None)
     assert not subnormals.supported()
     check_case(family, k)

@@ -173,10 +173,10 @@ def _scatter_cases() -> list[tuple[str, int]]:
 def test_scatter_in_blocks_of_updates_matches_xla_cpu(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every scatter fixture (XLA:CPU's outputs) with the positions built a few elements at a
     time (the kernel's blocks are 2M elements: the fixtures would fit in one)."""
-    from hlo.numerics import indexing
+    from hlo.numerics import scatter
     from test_engine_ops import check_case
 
-    monkeypatch.setattr(indexing, "_POSITIONS_BLOCK", block)
+    monkeypatch.setattr(scatter, "_POSITIONS_BLOCK", block)
     found = _scatter_cases()
     assert len(found) > 20
     for family, k in found:

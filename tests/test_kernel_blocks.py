@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import hlo
-from hlo.numerics import indexing, linear, select_scatter, sorting, vector_sum
+from hlo.numerics import linear, scatter, select_scatter, sorting, vector_sum
 
 RNG = np.random.default_rng(3)
 
@@ -109,7 +109,7 @@ def test_scatter_in_blocks_of_updates(monkeypatch: pytest.MonkeyPatch) -> None:
     # repeated rows (the order of their sums shows) and rows out of range (skipped)
     indices = RNG.integers(-3, 53, (3000, 1)).astype(np.int32)
     _both(
-        monkeypatch, indexing, "_STARTS_BLOCK", 100, SCATTER, [_spread((50, 8)), indices, _spread((3000, 8))]
+        monkeypatch, scatter, "_STARTS_BLOCK", 100, SCATTER, [_spread((50, 8)), indices, _spread((3000, 8))]
     )
 
 

@@ -47,6 +47,8 @@ def test_without_a_c_math_library_the_kernel_folds(no_libm: None) -> None:
 
 
 def test_beyond_the_call_budget_the_kernel_folds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a compiled call loop, ctypes calls fold up to LIMIT elements."""
+    monkeypatch.setattr(libm_fold.libm, "loop_available", lambda dtype, arity: False)
     monkeypatch.setattr(libm_fold, "LIMIT", 3)
     assert libm_fold.fold(Opcode.EXP, [ARG], ARG.dtype, wide=True) is None
     np.testing.assert_array_equal(_run(CONSTANT), _run(PARAMETER, ARG))
@@ -100,3 +102,61 @@ def test_stablehlo_folds_broadcasts_of_splats_only(source: str, folded: bool) ->
     folds.visit(c, {})
     assert folds.visit(b, {} if literal is None else {"c": literal}) is folded
     assert folds.visit(r, {}) is folded
+
+
+def test_stablehlo_folds_round_double_to_bf16_once() -> None:
+    """StableHLO's folder rounds its double results once to bf16 (APFloat); through f32 a double
+    just above a bf16 midpoint lands on it and ties to even. Expected values from the definition:
+    the nearer bf16 neighbour of the exact double (Fraction arithmetic), ties to the even one."""
+    from fractions import Fraction
+
+    import ml_dtypes
+
+    from hlo.numerics.libm_fold import rounded_once
+
+    bf16 = np.dtype(ml_dtypes.bfloat16)
+    step = 2.0**-7
+    d = np.array(
+        [1 + step / 2 + 2.0**-30, 1 + step / 2 - 2.0**-30, 1 + step / 2, 1 + 1.5 * step,
+         -(3 + 2.0**-6 + 2.0**-40), 2.0**-130 * (1 + 2.0**-8 + 2.0**-35), 3.4e38, 1e-300,
+         -1e-300, np.inf, 0.0]
+    )  # fmt: skip
+    got = rounded_once(d, bf16)
+
+    with np.errstate(invalid="ignore"):  # (the NaN patterns)
+        values = np.arange(1 << 16, dtype=np.uint16).view(bf16).astype(np.float64)
+    grid = np.unique(values[np.isfinite(values)])  # every finite bf16, ascending
+
+    def nearest(x: float) -> float:
+        if not np.isfinite(x):
+            return x
+        if abs(Fraction(x)) >= Fraction(grid[-1]) + (Fraction(2**128) - Fraction(grid[-1])) / 2:
+            return float(np.copysign(np.inf, x))  # past the midpoint to 2^128: overflows
+        k = int(np.searchsorted(grid, x))
+        pair = [float(grid[max(k - 1, 0)]), float(grid[min(k, grid.size - 1)])]
+        ranked = sorted(
+            (abs(Fraction(c) - Fraction(x)), int(np.array(c).astype(bf16).view(np.uint16)) % 2, c)
+            for c in pair
+        )
+        return ranked[0][2]
+
+    want = [nearest(float(x)) for x in d]
+    assert [float(v) for v in got] == want
+    assert float(d[0].astype(bf16)) != want[0]  # (through f32: the double rounding this avoids)
+
+
+def test_large_constants_fold_in_the_compiled_loop() -> None:
+    """2^17 distinct elements (twice the ctypes budget) fold, each the C function's value (the
+    float function for XLA's evaluator, the double one rounded once for StableHLO's folder)."""
+    from hlo.numerics import libm
+
+    if not libm.loop_available(np.dtype(np.float32), 1):
+        pytest.skip("no compiled call loop here")
+    x = np.linspace(-20, 20, 1 << 17, dtype=np.float32)
+    for wide in (False, True):
+        value = libm_fold.fold(Opcode.EXP, [x], x.dtype, wide=wide, flush=False)
+        assert value is not None
+        fn = libm.c_function("exp", not wide, 1)
+        picked = np.arange(0, x.size, 997)
+        want = np.array([fn(float(v)) for v in x[picked]]).astype(np.float32)
+        assert np.array_equal(np.asarray(value)[picked].view(np.uint32), want.view(np.uint32))

@@ -73,3 +73,22 @@ def test_small_unpadded_window_sums_folded_as_one_accumulate_give_xla_cpus_bits(
         for k in range(sum(1 for name in d.files if name.endswith("_hlo"))):
             check_case(family, k)
     assert calls
+
+
+def test_chunked_sums_split_between_cores_give_xla_cpus_bits(monkeypatch) -> None:
+    """A sum of at most 3 results cut into 128 KiB chunks has its chunks summed on several
+    cores (each chunk is its own kernel run): the vector-sum fixtures keep XLA:CPU's bits with
+    every chunked sum split, down to one chunk per core."""
+    from hlo.numerics import threads, vector_sum
+    from test_engine_ops import check_case, data
+
+    splits = []
+    real = threads.split_rows
+    monkeypatch.setattr(vector_sum, "SPLIT_CHUNKS", 1)
+    monkeypatch.setattr(threads, "split_rows", lambda *a: splits.append(a[1:3]) or real(*a))
+    monkeypatch.setattr(threads, "share", lambda: 3)
+    for family in ("exact_vector_sums", "exact_split_sums"):
+        d = data(family)
+        for k in range(sum(1 for f in d.files if f.endswith("_hlo"))):
+            check_case(family, k)
+    assert splits and all(parts > 1 for _, parts in splits)

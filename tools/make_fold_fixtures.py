@@ -6,7 +6,7 @@ running the same op on a parameter), with edges, for each folder; broadcasts of 
 iotas beside a constant, chains across both folders. Same case format as make_op_fixtures.py.
 Dev only: needs jax (../shared/ORACLE.md).
 
-    python tools/make_fold_fixtures.py
+    python tools/make_fold_fixtures.py [elementwise_folds extreme_folds subnormal_folds daz_folds]
 """
 
 # ruff: noqa: E501  (tables of cases)
@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -152,6 +153,153 @@ def family_extreme_folds() -> Iterator[Case]:
                 yield "HloModule m\n\n" + comp + "ENTRY main {\n" + body + "\n}\n", [], [t], True
 
 
+def _subnormal_values(t: str) -> np.ndarray:
+    """Subnormals of `t` (both signs), zeros, and normal values whose products, sums and
+    quotients with them land among the subnormals."""
+    tiny = float(ml_dtypes.finfo(DTYPES[t]).smallest_normal)
+    values = np.array(
+        [tiny / 3, -tiny / 7, tiny * 0.75, 0.0, -0.0, 1.5, -0.25, tiny * 1.25, 3.0, -tiny / 1.5]
+    )
+    return values.astype(DTYPES[t]).astype(np.float64)  # (as the type holds them)
+
+
+def family_subnormal_folds() -> Iterator[Case]:
+    """Ops of constants with subnormal values: StableHLO's folder computes them without flushing
+    (multiply(1e-40, 1.5) folds to 1.5e-40, compare(1e-40, 0) is not EQ), XLA's evaluator, on
+    what it leaves (an op of an iota), and XLA:CPU's kernels (an op of a parameter) flush them."""
+    binary = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "remainder")
+    unary = ("negate", "abs", "sign", "round-nearest-even", "round-nearest-afz")
+    for t in ("f32", "f64", "bf16", "f16"):
+        x = _subnormal_values(t)
+        y = np.roll(x, 3)
+        n = x.size
+        consts = f"  a = {t}[{n}] constant({_literal(x)})\n  b = {t}[{n}] constant({_literal(y)})\n"
+        for op in binary:
+            yield module(consts + f"  ROOT r = {t}[{n}] {op}(a, b)"), [], [t], True
+        for op in unary:
+            yield module(consts + f"  ROOT r = {t}[{n}] {op}(a)"), [], [t], True
+        for direction in ("EQ", "NE", "LT", "GE"):
+            yield (
+                module(consts + f"  ROOT r = pred[{n}] compare(a, b), direction={direction}"),
+                [],
+                ["pred"],
+                True,
+            )
+        yield (
+            module(
+                consts + f"  p = pred[{n}] compare(a, b), direction=GT\n  ROOT r = {t}[{n}] select(p, a, b)"
+            ),
+            [],
+            [t],
+            True,
+        )
+        yield (
+            module(
+                consts
+                + f"  l = {t}[] constant(0)\n  h = {t}[] constant(1)\n  ROOT r = {t}[{n}] clamp(l, a, h)"
+            ),
+            [],
+            [t],
+            True,
+        )
+        # chains: folded without flushing throughout; then an op it leaves (expm1: XLA's
+        # evaluator, flushing) and an op of a parameter (XLA:CPU's kernel, flushing)
+        yield (
+            module(
+                consts
+                + f"  m = {t}[{n}] multiply(a, b)\n  s = {t}[{n}] add(m, a)\n  ROOT r = {t}[{n}] negate(s)"
+            ),
+            [],
+            [t],
+            True,
+        )
+        yield (
+            module(consts + f"  m = {t}[{n}] multiply(a, b)\n  ROOT r = {t}[{n}] exponential-minus-one(m)"),
+            [],
+            [t],
+            True,
+        )
+        yield (
+            module(consts + f"  i = {t}[{n}] iota(), iota_dimension=0\n  ROOT r = {t}[{n}] multiply(a, i)"),
+            [],
+            [t],
+            True,
+        )
+        p = np.linspace(1, 2, n).astype(DTYPES[t])
+        yield (module(consts + f"  q = {t}[{n}] parameter(0)\n  m = {t}[{n}] multiply(a, b)\n  ROOT r = {t}[{n}] multiply(m, q)"),
+               [p], [t, t], True)  # fmt: skip
+        c = f"  c = {t}[] constant({float(x[0])!r})\n  k = {t}[{n}] broadcast(c), dimensions={{}}\n"
+        yield module(consts + c + f"  ROOT r = {t}[{n}] multiply(k, b)"), [], [t], True
+    # the folders' own rules: sign (none of a NaN: left to XLA's evaluator), remainder (NaN
+    # signs), clamp (scalar bounds: XLA's evaluator), told apart by zeros of both signs
+    for t in ("f32", "f64", "bf16", "f16"):
+        tiny = float(ml_dtypes.finfo(DTYPES[t]).smallest_normal) / 4
+        a = _literal(np.array([-0.0, 0.0, tiny, -tiny, tiny, 2.0]))
+        b = _literal(np.array([0.0, -0.0, -tiny, tiny, 0.0, 3 * tiny]))
+        a_nan = _literal(np.array([-0.0, 0.0, tiny, -tiny, np.nan, 2.0]))
+        b_nan = _literal(np.array([0.0, -0.0, -tiny, tiny, 1.0, np.nan]))
+        for x, y in ((a, b), (a_nan, b_nan)):
+            pair = f"  a = {t}[6] constant({x})\n  b = {t}[6] constant({y})\n"
+            for op in ("maximum", "minimum", "remainder"):
+                yield module(pair + f"  ROOT r = {t}[6] {op}(a, b)"), [], [t], True
+            yield module(pair + f"  ROOT r = {t}[6] sign(a)"), [], [t], True
+            yield (
+                module(
+                    pair + f"  h = {t}[6] constant({{1, 1, 1, 1, 1, 1}})\n  ROOT r = {t}[6] clamp(b, a, h)"
+                ),
+                [],
+                [t],
+                True,
+            )
+            for low in ("0", "-0.0"):
+                bounds = f"  l = {t}[] constant({low})\n  h = {t}[] constant(1)\n"
+                yield module(pair + bounds + f"  ROOT r = {t}[6] clamp(l, a, h)"), [], [t], True
+    # conversions keep or make subnormals
+    for src, dst in (
+        ("f64", "f32"),
+        ("f32", "f64"),
+        ("f32", "bf16"),
+        ("f32", "f16"),
+        ("f16", "f32"),
+        ("bf16", "f32"),
+        ("f64", "f16"),
+    ):
+        x = (
+            _subnormal_values(src)
+            if src != "f64"
+            else np.array([1e-40, -3e-39, 1e-310, 2e-45, 5e-8, 1.0, 0.0, -6e-5, 1e-6, 7e-39])
+        )
+        v = x.astype(DTYPES[src]).astype(np.float64)
+        yield (
+            module(f"  a = {src}[{v.size}] constant({_literal(v)})\n  ROOT r = {dst}[{v.size}] convert(a)"),
+            [],
+            [dst],
+            True,
+        )
+
+
+def family_daz_folds() -> Iterator[Case]:
+    """Transcendental ops of subnormal constants left to XLA's evaluator (a value StableHLO's
+    folder refuses, an op it has no folder for): its float functions see the operand's bits in
+    flush-to-zero mode (logf of 1e-40 is -103.97), its double ones zeros. Not covered (they
+    differ, SEMANTICS): log1p, pow and atan2 of subnormals, f64 tanh and erf."""
+    for t in ("f32", "f64", "bf16", "f16"):
+        tiny = float(ml_dtypes.finfo(DTYPES[t]).smallest_normal) / 4
+        mixed = _literal(np.array([tiny, -tiny, 3 * tiny, -1.0, 0.0, 2.0]))
+        ops = ("log", "rsqrt", "sqrt", "exponential-minus-one", "cbrt") + (
+            ("tanh", "erf") if t != "f64" else ()
+        )
+        for op in ops:
+            yield module(f"  a = {t}[6] constant({mixed})\n  ROOT r = {t}[6] {op}(a)"), [], [t], True
+
+
+FAMILIES = {
+    "elementwise_folds": family_elementwise_folds,
+    "extreme_folds": family_extreme_folds,
+    "subnormal_folds": family_subnormal_folds,
+    "daz_folds": family_daz_folds,
+}
+
 if __name__ == "__main__":
-    write_family(OUT, family_elementwise_folds())
-    write_family(OUT.with_name("exact_extreme_folds.npz"), family_extreme_folds())
+    for name in sys.argv[1:] or FAMILIES:  # (python tools/make_fold_fixtures.py [family ...])
+        write_family(OUT.with_name(f"exact_{name}.npz"), FAMILIES[name]())

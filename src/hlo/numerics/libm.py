@@ -6,12 +6,13 @@ matches the C library's on normal values but not on subnormal ones: not taken he
 against XLA:CPU (jaxlib 0.10.2, glibc): these functions match bit for bit on 20,000 random values
 each, where NumPy's own loops differ in up to half of them (tests/golden/ops/exact_libm.npz).
 
-Each element is one call: with llvmlite installed (numba's LLVM binding), a compiled loop calls
-the function by address (hlo.numerics.libm_loop: its arguments and result pass in registers,
-subnormals untouched); without it, or for small arrays before llvmlite is loaded, ctypes calls
-it from Python (~0.3 us an element), whose conversions through Python floats meet f32
-subnormals half-flushed: arrays with f32 subnormal inputs take the compiled loop when llvmlite
-is there. The compiled tiers' generated code calls the same functions (hlo.numerics.jit_libm).
+Each element is one call: a compiled loop calls the function by address (hlo.numerics.libm_loop:
+its arguments and result pass in registers, subnormals untouched), as machine code made ahead
+of time on x86-64 Linux (hlo.numerics.native_loops), else compiled by llvmlite (numba's LLVM
+binding) when it is installed; without either, or for small arrays before llvmlite is loaded,
+ctypes calls it from Python (~0.3 us an element), whose conversions through Python floats meet
+f32 subnormals half-flushed: arrays with f32 subnormal inputs take llvmlite's loop then. The
+compiled tiers' generated code calls the same functions (hlo.numerics.jit_libm).
 Where no C math library can be found, `takes` says no: the caller keeps NumPy's functions."""
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import sys
 from typing import Any
 
 import numpy as np
+
+from . import native_loops
 
 # HLO op name -> the C function for f64 (its f32 form adds "f"), and the float widths it serves
 FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
@@ -104,8 +107,11 @@ def apply(op: str, xs: list[np.ndarray]) -> np.ndarray:
 
 
 def _compiled(flat: list[np.ndarray], dtype: np.dtype) -> bool:
-    """Whether the compiled loop runs this call: llvmlite installed, and the array is large, or
-    llvmlite is loaded already, or f32 subnormal inputs need their bits kept."""
+    """Whether the compiled loop runs this call: its machine code is made ahead of time for this
+    platform, or llvmlite is installed and the array is large, or llvmlite is loaded already,
+    or f32 subnormal inputs need their bits kept."""
+    if native_loops.address(8 * dtype.itemsize, len(flat)) is not None:
+        return True  # (machine code made ahead of time: no load, any size)
     if not _llvmlite_installed():
         return False
     if flat[0].size >= COMPILED_MIN_ELEMENTS or "llvmlite.binding" in sys.modules:
@@ -115,6 +121,12 @@ def _compiled(flat: list[np.ndarray], dtype: np.dtype) -> bool:
     # (by their bits: in the flush-to-zero mode a subnormal compares equal to zero)
     bits = [a.view(np.uint32) for a in flat]
     return any(bool((((b & 0x7F800000) == 0) & ((b & 0x7FFFFF) != 0)).any()) for b in bits)
+
+
+def loop_available(dtype: np.dtype, arity: int) -> bool:
+    """Whether a compiled call loop serves functions of `arity` operands of this dtype (f32 or
+    f64): machine code made ahead of time, or llvmlite to compile one."""
+    return native_loops.address(8 * dtype.itemsize, arity) is not None or _llvmlite_installed()
 
 
 @functools.cache

@@ -1,10 +1,10 @@
-"""The loops of hlo.numerics.libm's calls, compiled with llvmlite (numba's LLVM binding): one call
-of a C math function per element, by its address, with the operands and the result in
-registers (a subnormal f32 reaches the function as its bits, as in XLA:CPU's code). llvmlite
-alone loads in ~0.1 s and compiles the four loops (one or two operands, f32 or f64) in ~10 ms,
-where numba's import took ~0.6 s of a first result. Imported only when llvmlite is installed
-and such a loop runs; the loops run through ctypes, which lets go of the GIL, so a long array is
-split between the cores this thread may use."""
+"""The loops of hlo.numerics.libm's calls: one call of a C math function per element, by its
+address, with the operands and the result in registers (a subnormal f32 reaches the function as
+its bits, as in XLA:CPU's code). On x86-64 Linux the loops are machine code made ahead of time
+from `loop_ir` (hlo.numerics.native_loops: no load); elsewhere llvmlite (numba's LLVM binding)
+compiles that IR, ~0.1 s to load and ~10 ms for the four loops (one or two operands, f32 or
+f64), where numba's import took ~0.6 s of a first result. The loops run through ctypes, which
+lets go of the GIL, so a long array is split between the cores this thread may use."""
 
 from __future__ import annotations
 
@@ -15,56 +15,72 @@ from typing import Any
 
 import numpy as np
 
-from . import threads
+from . import native_loops, threads
 
 SPLIT_ELEMENTS = 1 << 18  # per thread: ~3 ms of calls, well above a split's cost
 _lock = threading.Lock()
 _engines: list[Any] = []  # (kept alive: the compiled code lives in them)
 
 
+def loop_ir(width: int, arity: int) -> str:
+    """The LLVM IR of `loop(function, n, x[, y], out)` for floats of `width` bits: `out[i] =
+    function(x[i][, y[i]])` for i < n (also what tools/make_native_loops.py compiles ahead of
+    time, hlo.numerics.native_loops)."""
+    from llvmlite import ir
+
+    real = ir.FloatType() if width == 32 else ir.DoubleType()
+    i64 = ir.IntType(64)
+    callee = ir.FunctionType(real, [real] * arity).as_pointer()
+    module = ir.Module(name=f"hlo_libm_{width}_{arity}")
+    signature = ir.FunctionType(ir.VoidType(), [callee, i64] + [real.as_pointer()] * (arity + 1))
+    fn = ir.Function(module, signature, name="loop")
+    target, n, *arrays = fn.args
+    entry, body, done = (fn.append_basic_block(name) for name in ("entry", "body", "done"))
+    b = ir.IRBuilder(entry)
+    b.cbranch(b.icmp_signed(">", n, i64(0)), body, done)
+    b = ir.IRBuilder(body)
+    i = b.phi(i64)
+    i.add_incoming(i64(0), entry)
+    result = b.call(target, [b.load(b.gep(a, [i])) for a in arrays[:arity]])
+    b.store(result, b.gep(arrays[arity], [i]))
+    after = b.add(i, i64(1))
+    i.add_incoming(after, body)
+    b.cbranch(b.icmp_signed("<", after, n), body, done)
+    ir.IRBuilder(done).ret_void()
+    return str(module)
+
+
 @functools.cache
 def _loop(width: int, arity: int) -> Any:
     """The compiled `loop(function, n, x[, y], out)` for floats of `width` bits, as a ctypes
-    function."""
+    function: the machine code made ahead of time where it runs (hlo.numerics.native_loops),
+    else compiled now by llvmlite."""
+    address = native_loops.address(width, arity)
+    if address is None:
+        address = _compile(width, arity)
+    pointer = ctypes.c_void_p
+    return ctypes.CFUNCTYPE(None, pointer, ctypes.c_int64, *([pointer] * (arity + 1)))(address)
+
+
+def _compile(width: int, arity: int) -> int:
     import llvmlite.binding as llvm
-    from llvmlite import ir
 
     with _lock:
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
-        real = ir.FloatType() if width == 32 else ir.DoubleType()
-        i64 = ir.IntType(64)
-        callee = ir.FunctionType(real, [real] * arity).as_pointer()
-        module = ir.Module(name=f"hlo_libm_{width}_{arity}")
-        signature = ir.FunctionType(ir.VoidType(), [callee, i64] + [real.as_pointer()] * (arity + 1))
-        fn = ir.Function(module, signature, name="loop")
-        target, n, *arrays = fn.args
-        entry, body, done = (fn.append_basic_block(name) for name in ("entry", "body", "done"))
-        b = ir.IRBuilder(entry)
-        b.cbranch(b.icmp_signed(">", n, i64(0)), body, done)
-        b = ir.IRBuilder(body)
-        i = b.phi(i64)
-        i.add_incoming(i64(0), entry)
-        result = b.call(target, [b.load(b.gep(a, [i])) for a in arrays[:arity]])
-        b.store(result, b.gep(arrays[arity], [i]))
-        after = b.add(i, i64(1))
-        i.add_incoming(after, body)
-        b.cbranch(b.icmp_signed("<", after, n), body, done)
-        ir.IRBuilder(done).ret_void()
-        parsed = llvm.parse_assembly(str(module))
+        parsed = llvm.parse_assembly(loop_ir(width, arity))
         parsed.verify()
         machine = llvm.Target.from_default_triple().create_target_machine()
         engine = llvm.create_mcjit_compiler(parsed, machine)
         engine.finalize_object()
         _engines.append(engine)
-        address = engine.get_function_address("loop")
-    pointer = ctypes.c_void_p
-    return ctypes.CFUNCTYPE(None, pointer, ctypes.c_int64, *([pointer] * (arity + 1)))(address)
+        return int(engine.get_function_address("loop"))
 
 
-def run(function: Any, flat: list[np.ndarray], out: np.ndarray) -> None:
+def run(function: Any, flat: list[np.ndarray], out: np.ndarray, split: bool = True) -> None:
     """`out[i] = function(flat[0][i], ...)` for every element (contiguous flat arrays, f32 or f64),
-    split between the cores this thread may use when each gets SPLIT_ELEMENTS or more."""
+    split between the cores this thread may use when each gets SPLIT_ELEMENTS or more (`split`;
+    not: all in this thread's floating-point mode)."""
     loop = _loop(8 * out.dtype.itemsize, len(flat))
     address = ctypes.cast(function, ctypes.c_void_p).value
     arrays = [*flat, out]
@@ -73,7 +89,7 @@ def run(function: Any, flat: list[np.ndarray], out: np.ndarray) -> None:
     def part(r0: int, r1: int) -> None:
         loop(address, r1 - r0, *(a.ctypes.data + r0 * size for a in arrays))
 
-    parts = min(threads.share(), max(1, out.size // SPLIT_ELEMENTS))
+    parts = min(threads.share(), max(1, out.size // SPLIT_ELEMENTS)) if split else 1
     if parts <= 1:
         part(0, out.size)
     else:

@@ -1,7 +1,7 @@
 """The compiled tier of scatter with a recognised combiner (add, multiply, maximum, minimum,
 and/or/xor, and the plain overwrite): one numba loop over the updates in update order, each
 window element combined into the result where it lies, bit for bit `ufunc.at`'s results (the
-interpreter's, hlo.numerics.indexing). The start positions, their bounds check (a window that
+interpreter's, hlo.numerics.scatter). The start positions, their bounds check (a window that
 does not fit is skipped whole) and the index types stay in NumPy, shared with the interpreter;
 the loop only combines. The policy is the loop and fusion tiers': the interpreter runs the first
 call; from the second a background thread compiles the loop (or the call loads what an earlier

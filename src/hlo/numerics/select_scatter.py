@@ -24,7 +24,7 @@ import numpy as np
 
 from ..ir.attrs import Window
 from .combine_at import Combiner
-from .indexing import _in_rounds
+from .scatter import in_rounds
 from .window_fold import Slices, output_dims, passes
 
 _NEIGHBOURS_LIMIT = 40  # earlier overlapping neighbours compared per window; above, sort instead
@@ -184,5 +184,5 @@ def _combine(
     else:
         assert apply is not None
         results = [out]
-        _in_rounds(results, targets, [updates], apply)
+        in_rounds(results, targets, [updates], apply)
         out[:] = results[0]

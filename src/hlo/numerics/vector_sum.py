@@ -31,11 +31,14 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from . import threads
+
 MIN_ELEMENTS = 4096  # below this XLA:CPU keeps the reduce to itself
 VECTOR_BYTES = 64
 BLOCK = 1024  # elements
 CHUNK_BYTES = 128 << 10
 SPLIT_RESULTS = 3  # up to this many results, long reductions are cut into chunks first
+SPLIT_CHUNKS = 16  # chunks per core, at least, before a chunked sum is split between cores
 
 Flush = Callable[[np.ndarray], np.ndarray] | None
 
@@ -82,7 +85,18 @@ def _reduce(rows: np.ndarray, split: bool, flush: Flush) -> np.ndarray:
     if not split or n <= chunk:
         return _kernel(rows, flush)
     full = n // chunk
-    parts = _kernel(rows[:, : full * chunk].reshape(results * full, chunk), flush).reshape(results, full)
+    whole = rows[:, : full * chunk].reshape(results * full, chunk)
+    cores = min(threads.share(), whole.shape[0] // SPLIT_CHUNKS)
+    if cores > 1:  # the chunks are independent: a range of them on each core (NumPy lets go of the GIL)
+        parts = np.empty(whole.shape[0], rows.dtype)
+
+        def some(r0: int, r1: int) -> None:
+            parts[r0:r1] = _kernel(whole[r0:r1], flush)
+
+        threads.split_rows(some, whole.shape[0], cores, ())
+        parts = parts.reshape(results, full)
+    else:
+        parts = _kernel(whole, flush).reshape(results, full)
     if n > full * chunk:
         parts = np.concatenate([parts, _kernel(rows[:, full * chunk :], flush)[:, None]], axis=1)
     return _reduce(parts, split, flush)

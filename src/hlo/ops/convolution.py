@@ -53,8 +53,8 @@ define(
 # -- kernel -----------------------------------------------------------------------------------
 @kernel(Op.CONVOLUTION)
 def convolution_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarray]:
-    """im2col over strided window views + a batched matmul (numerics.linear.convolution)."""
-    from ..numerics.linear import convolution
+    """im2col over strided window views + a batched matmul (numerics.convolution)."""
+    from ..numerics.convolution import convolution
 
     window, dnums = instr.attrs.get("window") or Window(), instr.attrs["dim_labels"]
     groups = instr.attrs.get("feature_group_count", 1), instr.attrs.get("batch_group_count", 1)

@@ -1,6 +1,6 @@
 """Scatter (page 003): updates combined into the operands at the scatter indices by a computation,
 one operand or several (the variadic form). Attributes, the shape rule as XLA's
-InferScatterShape, the builder function and the kernel (numerics/indexing.py)."""
+InferScatterShape, the builder function and the kernel (numerics/scatter.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from ..ir.attr_kinds import BOOL, COMPUTATION, INT, INT_LIST
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..numerics.computations import combiner, combiner_kind, lifted
-from ..numerics.indexing import IndexMap, scatter, scatter_loop_arguments
+from ..numerics.indexing import IndexMap
+from ..numerics.scatter import scatter, scatter_loop_arguments
 from ..shape import UNBOUNDED, Shape
 from .array_rules import require_ops
 from .callee import embed

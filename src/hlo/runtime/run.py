@@ -19,7 +19,8 @@ from ..numerics.subnormals import flushing_subnormals
 from ..numerics.values import as_argument
 from ..verifier import verify
 from . import allocator, blas_threads
-from .plan import Plan, PlanContext, plan_computation, set_deadline
+from .plan import Plan, set_deadline
+from .planner import PlanContext, plan_computation
 
 
 class Executable:

@@ -2,7 +2,7 @@
 elements' own bits) and physical bytes under its layout (tile padding, element size, `L(n)`), and
 the peak of the engine's live set.
 
-The peak is a static walk of the entry schedule doing what runtime/plan.py does when it runs:
+The peak is a static walk of the entry schedule doing what runtime/planner.py plans and runtime/plan.py runs:
 parameters are live from the start, each instruction's value appears when it runs, and a value is
 dropped after the step that last uses it (the root is kept). Values that only forward another
 (get-tuple-element, bitcast, tuple leaves) take no bytes of their own; called computations (fusion
@@ -100,7 +100,7 @@ def own_buffers(i: Instruction, kind: str) -> list[Buffer]:
 
 def live_instructions(c: Computation) -> list[Instruction]:
     """The instructions the engine runs, in schedule order: what the root and side effects need,
-    and every parameter (dead-code elimination as runtime/plan.py does it)."""
+    and every parameter (dead-code elimination as runtime/planner.py does it)."""
     seeds = [c.root_name] + [i.name for i in c.instructions if i.opcode in SIDE_EFFECTING]
     needed: set[str] = set()
     while seeds:
