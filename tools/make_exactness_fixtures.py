@@ -1102,11 +1102,21 @@ def family_exp() -> Iterator[Case]:
     n = 2048
     for t in ("f32", "f64", "f16", "bf16"):
         for op in ("exponential", "exponential-minus-one", "logistic"):
-            yield (module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {t}[{n}] {op}(a)"), [_exp_values(t, n, rng)], [t, t], True)
+            yield (
+                module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {t}[{n}] {op}(a)"),
+                [_exp_values(t, n, rng)],
+                [t, t],
+                True,
+            )
     for t in ("c64", "c128"):
         for im in (np.zeros(256), rng.uniform(-3, 3, 256)):  # (cos and sin of im != 0: not XLA's bits)
             z = (rng.uniform(-90, 90, 256) + 1j * im).astype(DTYPES[t])
-            yield (module(f"  a = {t}[256] parameter(0)\n  ROOT r = {t}[256] exponential(a)"), [z], [t, t], not im.any())
+            yield (
+                module(f"  a = {t}[256] parameter(0)\n  ROOT r = {t}[256] exponential(a)"),
+                [z],
+                [t, t],
+                not im.any(),
+            )
 
 
 def replay_under_isa(path: Path, isa: str) -> int:

@@ -133,7 +133,11 @@ def family_elementwise_unary() -> Iterator[Case]:
             n = len(x)
             r = result_type(op, t)
             text = module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {r}[{n}] {op}(a)")
-            exact = op in EXACT_UNARY or t not in [*FLOATS, "c64", "c128"] or (op in EXACT_REAL_UNARY and t in FLOATS)
+            exact = (
+                op in EXACT_UNARY
+                or t not in [*FLOATS, "c64", "c128"]
+                or (op in EXACT_REAL_UNARY and t in FLOATS)
+            )
             yield text, [x], [t, r], exact
 
 

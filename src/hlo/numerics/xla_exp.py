@@ -34,11 +34,11 @@ BLOCK = 1 << 15  # elements per block: a block's temporaries stay in the core's 
 
 
 def f32(bits: int) -> np.float32:
-    return np.array(bits, np.uint32).view(np.float32)[()]  # type: ignore[no-any-return]
+    return np.float32(np.array(bits, np.uint32).view(np.float32)[()])
 
 
 def f64(bits: int) -> np.float64:
-    return np.array(bits, np.uint64).view(np.float64)[()]  # type: ignore[no-any-return]
+    return np.float64(np.array(bits, np.uint64).view(np.float64)[()])
 
 
 # f32: the clamp, log2(e), ln 2 = C1 + C2 (C1 with few bits), and p's coefficients, highest first
@@ -126,7 +126,12 @@ def _exp64(x: np.ndarray) -> np.ndarray:
 
 
 def exp(x: np.ndarray) -> np.ndarray:
-    """XLA:CPU's exp of an f32 or f64 array (see the module's docstring)."""
+    """XLA:CPU's exp of an f32 or f64 array (see the module's docstring); large arrays as machine
+    code where llvmlite is installed (hlo.numerics.xla_exp_loop)."""
+    from . import xla_exp_loop
+
+    if xla_exp_loop.takes(x.size):
+        return xla_exp_loop.apply("exp", x)
     with np.errstate(all="ignore"):
         return blocked(_exp32 if x.dtype == np.float32 else _exp64, x)
 
@@ -138,6 +143,10 @@ def logistic(x: np.ndarray, t: PrimitiveType) -> np.ndarray:
         from .numerics import exp as complex_exp
 
         return 1 / (1 + complex_exp(-x))  # type: ignore[no-any-return]
+    from . import xla_exp_loop
+
+    if t is not PrimitiveType.F16 and xla_exp_loop.takes(x.size):
+        return xla_exp_loop.apply("logistic", x)
     one = x.dtype.type(1)
     e = exp(-x)
     if t is PrimitiveType.F16:

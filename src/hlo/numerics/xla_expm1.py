@@ -51,7 +51,12 @@ def _horner(x2: np.ndarray, coefficients: tuple[np.floating, ...]) -> np.ndarray
 
 
 def tanh(x: np.ndarray) -> np.ndarray:
-    """The tanh XLA:CPU's expm1 uses, of an f32 or f64 array."""
+    """The tanh XLA:CPU's expm1 uses, of an f32 or f64 array (large arrays as machine code where
+    llvmlite is installed, hlo.numerics.xla_exp_loop)."""
+    from . import xla_exp_loop
+
+    if xla_exp_loop.takes(x.size):
+        return xla_exp_loop.apply("tanh", x)
     single = x.dtype == np.float32
     limit = LIMIT32 if single else LIMIT64
     c = np.clip(x, -limit, limit)
@@ -94,5 +99,9 @@ def expm1(x: np.ndarray, t: PrimitiveType) -> np.ndarray:
     complex: NumPy's."""
     if x.dtype.kind == "c":
         return np.expm1(x)  # type: ignore[no-any-return]
+    from . import xla_exp_loop
+
+    if t is not PrimitiveType.F16 and xla_exp_loop.takes(x.size):
+        return xla_exp_loop.apply("expm1", x)
     with np.errstate(all="ignore"):
         return blocked(_expm1_f16 if t is PrimitiveType.F16 else _expm1, x)
