@@ -24,7 +24,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from . import jit_blas, jit_exp, jit_linear, jit_scalar, xla_exp, xla_expm1
+from . import jit_blas, jit_linear, jit_scalar, xla_exp, xla_exp_loop, xla_expm1
 from .jit_codegen import GENERATOR_VERSION, LoopSource, cache_dir
 
 _lock = threading.Lock()
@@ -58,10 +58,6 @@ from hlo.numerics import jit_scalar as _s
 from hlo.numerics.jit_blas import blas_value as _blas_value, blas_void as _blas_void
 from hlo.numerics.jit_numba import call_strided_loop
 from hlo.numerics.jit_libm import call1_f32 as _libm1_f32, call1_f64 as _libm1_f64
-from hlo.numerics.jit_exp import (
-    exp_f32 as _xexp_f32, exp_f64 as _xexp_f64, expm1_f32 as _xexpm1_f32, expm1_f64 as _xexpm1_f64,
-    logistic_f32 as _xlogistic_f32, logistic_f64 as _xlogistic_f64,
-)
 
 _jit = njit(cache=False, error_model="numpy")
 _int_div = _jit(_s.int_div)
@@ -117,7 +113,7 @@ def _versions() -> str:
         hlo_version = "?"
     helpers = b"".join(
         Path(str(m.__file__)).read_bytes()
-        for m in (jit_scalar, jit_blas, jit_exp, xla_exp, xla_expm1, sys.modules[__name__])
+        for m in (jit_scalar, jit_blas, xla_exp, xla_expm1, xla_exp_loop, sys.modules[__name__])
     )
     digest = hashlib.sha256(helpers).hexdigest()[:16]
     return f"{hlo_version} {numba.__version__} {np.__version__} {GENERATOR_VERSION} {digest}"
@@ -174,13 +170,16 @@ def compile_function(source: str, name: str, nogil: bool = False) -> Any:
 
 def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
     """The `fp` argument of generated code (a loop's, an entry's): one row (fn, context, auxdata)
-    per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear) and per C
-    math library function (`libm_<op>`, hlo.numerics.libm)."""
+    per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear), per C
+    math library function (`libm_<op>`, hlo.numerics.libm) and per loop of XLA:CPU's own exp,
+    expm1 or logistic (`xla_<name>`, hlo.numerics.xla_exp_loop: NumPy's loop signature)."""
     rows = [
         (jit_linear.blas_address(name[6:]), 0, 0)
         if name.startswith("cblas_")
         else (libm_address(name[5:], dtype), 0, 0)
         if name.startswith("libm_")
+        else (xla_exp_loop.strided_address(name[4:], dtype), 0, 0)
+        if name.startswith("xla_")
         else ufunc_loop(name, dtype)
         for name, dtype in ufuncs
     ]

@@ -212,6 +212,8 @@ def unary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 UFUNCS = {
     Op.TANH: "tanh", Op.SINH: "sinh", Op.COSH: "cosh",
     Op.LOG: "log", Op.LOG1P: "log1p", Op.SQRT: "sqrt",
+    # XLA:CPU's own exp, expm1 and logistic: the interpreter's LLVM loops (hlo.numerics.xla_exp_loop)
+    Op.EXP: "xla_exp", Op.EXPM1: "xla_expm1", Op.LOGISTIC: "xla_logistic",
     Op.FLOOR: "floor", Op.CEIL: "ceil", Op.ROUND_NEAREST_EVEN: "rint",
     Op.ASIN: "arcsin", Op.ACOS: "arccos", Op.ASINH: "arcsinh", Op.ACOSH: "arccosh", Op.ATANH: "arctanh",
 }  # fmt: skip
@@ -255,20 +257,6 @@ def call_ufunc(g: Gen, name: str, x: Val) -> Val:
 @emits(*UFUNCS)
 def ufunc(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     return call_ufunc(g, UFUNCS[instr.opcode], args[0])
-
-
-# XLA:CPU's own exp, expm1 and logistic, per element as the interpreter computes them on arrays
-# (hlo.numerics.jit_exp; hlo.numerics.xla_exp)
-XLA_EXP_OPS = {Op.EXP: "exp", Op.EXPM1: "expm1", Op.LOGISTIC: "logistic"}
-
-
-@emits(*XLA_EXP_OPS)
-def xla_exp(g: Gen, instr: Instruction, args: list[Val]) -> Val:
-    t = args[0].shape.element_type
-    if t not in (P.F32, P.F64):
-        raise Unsupported(f"{instr.opcode.text} of {t.text}")
-    name = f"_x{XLA_EXP_OPS[instr.opcode]}_{'f32' if t is P.F32 else 'f64'}"
-    return g.elementwise(instr.shape, args, lambda a: f"{name}({a})")
 
 
 @emits(Op.RSQRT)

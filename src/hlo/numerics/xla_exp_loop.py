@@ -22,7 +22,6 @@ from .xla_expm1 import LIMIT32, LIMIT64, TANH_P32, TANH_P64, TANH_Q32, TANH_Q64
 
 MIN_ELEMENTS = 1 << 14  # below: NumPy's passes, unless llvmlite is loaded already
 SPLIT_ELEMENTS = 1 << 19  # per thread: ~1 ms, well above a split's cost
-NAMES = tuple(f"{f}_{w}" for f in ("exp", "tanh", "expm1", "logistic") for w in (32, 64))
 _lock = threading.Lock()
 _engines: list[Any] = []  # (kept alive: the compiled code lives in them)
 
@@ -39,7 +38,7 @@ def apply(name: str, x: np.ndarray) -> np.ndarray:
     more."""
     flat = np.ascontiguousarray(x).reshape(-1)
     out = np.empty_like(flat)
-    loop = _loops()[f"{name}_{flat.dtype.itemsize * 8}"]
+    loop = _compiled(f"{name}_{flat.dtype.itemsize * 8}")[0]
     size = out.itemsize
 
     def part(r0: int, r1: int) -> None:
@@ -59,15 +58,16 @@ def _installed() -> bool:
 
 
 @functools.cache
-def _loops() -> dict[str, Any]:
-    """The compiled loops `loop(n, x, out)` as ctypes functions, by name: LLVM inlines the
-    function into its loop and vectorizes it (each lane the same scalar steps)."""
+def _compiled(name: str) -> tuple[Any, int]:
+    """The compiled `loop_<name>(n, x, out)` as a ctypes function and the address of its
+    `strided_<name>`: one module per function, compiled when first needed (~0.1-0.3 s each;
+    LLVM inlines the function into its loop and vectorizes it, each lane the same steps)."""
     import llvmlite.binding as llvm
 
     with _lock:
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
-        parsed = llvm.parse_assembly(module_ir())
+        parsed = llvm.parse_assembly(module_ir(name))
         parsed.verify()
         target = llvm.Target.from_default_triple()
         features = llvm.get_host_cpu_features().flatten()
@@ -80,23 +80,28 @@ def _loops() -> dict[str, Any]:
         engine.finalize_object()
         _engines.append(engine)
         pointer = ctypes.c_void_p
-        return {
-            name: ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer)(
-                engine.get_function_address(f"loop_{name}")
-            )
-            for name in NAMES
-        }
+        loop = ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer)(
+            engine.get_function_address(f"loop_{name}")
+        )
+        return loop, int(engine.get_function_address(f"strided_{name}"))
 
 
-def module_ir() -> str:
-    """The LLVM IR of `exp_32`, `exp_64`, `tanh_32` and `tanh_64` (one float each)."""
+def module_ir(name: str) -> str:
+    """The LLVM IR of `loop_<name>` and `strided_<name>` (name: "exp_32", "expm1_64", ...)."""
     from llvmlite import ir
 
-    module = ir.Module(name="hlo_xla_exp")
-    for width in (32, 64):
-        exp, tanh = _exp(module, width), _tanh(module, width)
-        for fn in (exp, tanh, _expm1(module, width, exp, tanh), _logistic(module, width, exp)):
-            _loop(module, fn, width)
+    function, width_text = name.split("_")
+    width = int(width_text)
+    module = ir.Module(name=f"hlo_xla_{name}")
+    exp = _exp(module, width) if function != "tanh" else None
+    tanh = _tanh(module, width) if function in ("tanh", "expm1") else None
+    fn = {
+        "exp": lambda: exp,
+        "tanh": lambda: tanh,
+        "expm1": lambda: _expm1(module, width, exp, tanh),
+        "logistic": lambda: _logistic(module, width, exp),
+    }[function]()
+    _loop(module, fn, width)
     return str(module)
 
 
@@ -121,8 +126,16 @@ def _logistic(module: Any, width: int, exp: Any) -> Any:
     return e.fn
 
 
+def strided_address(name: str, dtype: str) -> int:
+    """The address of `strided_<name>_<width>`: the loop with the signature of NumPy's strided
+    loops (context, data, dimensions, strides, auxdata), for contiguous arrays only, which the
+    compiled tiers' generated code calls as it calls NumPy's (hlo.numerics.jit_numba)."""
+    return _compiled(f"{name}_{np.dtype(dtype).itemsize * 8}")[1]
+
+
 def _loop(module: Any, fn: Any, width: int) -> None:
-    """`loop_<fn>(n, x, out)`: out[i] = fn(x[i]) for i < n."""
+    """`loop_<fn>(n, x, out)`: out[i] = fn(x[i]) for i < n; and `strided_<fn>` calling it with
+    NumPy's strided loop's signature (the strides unread: contiguous arrays)."""
     from llvmlite import ir
 
     real = ir.FloatType() if width == 32 else ir.DoubleType()
@@ -146,6 +159,14 @@ def _loop(module: Any, fn: Any, width: int) -> None:
     i.add_incoming(after, body)
     b.cbranch(b.icmp_signed("<", after, n), body, done)
     ir.IRBuilder(done).ret_void()
+    byte_p = ir.IntType(8).as_pointer()
+    arguments = [byte_p, byte_p.as_pointer(), i64.as_pointer(), i64.as_pointer(), byte_p]
+    strided = ir.Function(module, ir.FunctionType(ir.IntType(32), arguments), name=f"strided_{fn.name}")
+    data, dims = strided.args[1], strided.args[2]
+    b = ir.IRBuilder(strided.append_basic_block("entry"))
+    x_p, out_p = (b.bitcast(b.load(b.gep(data, [ir.IntType(32)(k)])), real.as_pointer()) for k in (0, 1))
+    b.call(loop, [b.load(dims), x_p, out_p])
+    b.ret(ir.IntType(32)(0))
 
 
 class _Emit:
