@@ -95,12 +95,12 @@ def module_ir(name: str) -> str:
     module = ir.Module(name=f"hlo_xla_{name}")
     exp = _exp(module, width) if function != "tanh" else None
     tanh = _tanh(module, width) if function in ("tanh", "expm1") else None
-    fn = {
-        "exp": lambda: exp,
-        "tanh": lambda: tanh,
-        "expm1": lambda: _expm1(module, width, exp, tanh),
-        "logistic": lambda: _logistic(module, width, exp),
-    }[function]()
+    if function == "expm1":
+        fn = _expm1(module, width, exp, tanh)
+    elif function == "logistic":
+        fn = _logistic(module, width, exp)
+    else:
+        fn = exp if function == "exp" else tanh
     _loop(module, fn, width)
     return str(module)
 
