@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,10 @@ from hlo import COMBINE_DIMENSION, UNBOUNDED, Layout, PrimitiveType, Shape, Spli
 from hlo.text.shape_codec import parse_shape
 
 CONFORMANCE = Path(__file__).parent / "conformance"
+
+# The fixtures' XLA:CPU ran with 2 threads in its pool, which decides how it cuts long float sums
+# (hlo.numerics.threads.xla_threads): the same on any machine the tests run on.
+os.environ.setdefault("HLO_XLA_THREADS", "2")
 
 
 def load(name: str, kind: str | None = None) -> list[dict[str, Any]]:

@@ -381,3 +381,30 @@ def test_the_forced_op_fixtures_compile(monkeypatch: pytest.MonkeyPatch) -> None
             *(np.ones(p.dimensions, p.element_type.numpy_dtype) for p in module.entry.parameter_shapes)
         )
         assert executable.compiled is not None and executable.compiled.kernel.fn is not None, family
+
+
+def test_a_compilation_that_fails_once_is_tried_again(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A failure that passes (another process writing the same disk-cache entry) does not leave
+    the computation on the interpreter: it is compiled on the second try."""
+    from hlo.numerics import jit_numba
+
+    module = hlo.parse_module(_chain(["multiply", "add", "divide"], "f32", 20))
+    args = [np.float32(1.5), np.float32(0.25), np.float32(3.0)]
+    expected = Executable(module, hlo.RunOptions(jit="off"))(*args)
+    real = jit_numba.compile_function
+    failures = [RuntimeError("the cache entry was being written")]
+
+    def once(source: str, name: str) -> object:
+        if failures:
+            raise failures.pop()
+        return real(source, name)
+
+    monkeypatch.setattr(jit_numba, "compile_function", once)
+    with caplog.at_level(logging.DEBUG, logger="hlo.jit"):
+        executable = _eager(module)
+        _bits(executable(*args), expected)
+    assert "failed to compile, once more: the cache entry was being written" in caplog.text
+    compiled = executable.compiled
+    assert compiled is not None and compiled.kernel.fn is not None and not compiled.kernel.failed

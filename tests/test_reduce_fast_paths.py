@@ -75,16 +75,16 @@ def test_small_unpadded_window_sums_folded_as_one_accumulate_give_xla_cpus_bits(
     assert calls
 
 
-def test_chunked_sums_split_between_cores_give_xla_cpus_bits(monkeypatch) -> None:
-    """A sum of at most 3 results cut into 128 KiB chunks has its chunks summed on several
-    cores (each chunk is its own kernel run): the vector-sum fixtures keep XLA:CPU's bits with
-    every chunked sum split, down to one chunk per core."""
+def test_sums_split_between_cores_give_xla_cpus_bits(monkeypatch) -> None:
+    """The rows of a vector sum, or the 128 KiB chunks of one of at most 3 results, are summed
+    on several cores (each is its own kernel run): the vector-sum fixtures keep XLA:CPU's bits
+    with every sum split, down to one row or chunk per core."""
     from hlo.numerics import threads, vector_sum
     from test_engine_ops import check_case, data
 
     splits = []
     real = threads.split_rows
-    monkeypatch.setattr(vector_sum, "SPLIT_CHUNKS", 1)
+    monkeypatch.setattr(vector_sum, "SPLIT_ELEMENTS", 1)
     monkeypatch.setattr(threads, "split_rows", lambda *a: splits.append(a[1:3]) or real(*a))
     monkeypatch.setattr(threads, "share", lambda: 3)
     for family in ("exact_vector_sums", "exact_split_sums"):

@@ -27,7 +27,8 @@ D = WindowDimension
         (np.float32, (220, 3), (D(200), D(1)), False),  # a major dimension vectorized: not modelled
         (np.float32, (110, 105), (D(100), D(100)), False),
         (np.float32, (2, 200), (D(1), D(150, 1, 20, 20)), False),  # padded minor: not modelled
-        (np.float32, (2, 300), (D(1), D(120, 1, 0, 0, 1, 2)), False),  # window dilation: not modelled
+        (np.float32, (2, 300), (D(1), D(120, 1, 0, 0, 1, 2)), True),  # window dilation: its own tails
+        (np.float32, (5, 300), (D(2, 1, 0, 0, 1, 2), D(120)), False),  # ... but not on a major dimension
         (np.float32, (2, 100), (D(1), D(150, 1, 0, 0, 2)), False),  # base dilation: in order
         (np.float16, (2, 140), (D(1), D(100)), False),  # rounds at every step
         (np.int32, (2, 140), (D(1), D(100)), False),
@@ -67,15 +68,50 @@ def test_software_flushing_flushes_elements_and_partial_sums():
         (np.float64, (40, 16), (D(4), D(2)), True),
         (np.float64, (40, 4), (D(4), D(4)), True),
         (np.float64, (40, 8), (D(4), D(8)), False),  # 256 bytes
-        (np.float64, (40, 16), (D(8), D(2)), False),  # f64 windows of 8 rows: not modelled
+        (np.float64, (40, 16), (D(8), D(2)), True),  # f64 windows of 8 rows: 4 lanes of 2 rows
+        (np.float64, (40, 16), (D(8, 2), D(2)), False),  # ... in order with a stride above 1
+        (np.float64, (8, 8), (D(8), D(2, 2)), False),  # ... or one output along the rows
+        (np.float64, (40, 4), (D(8, 3), D(4)), True),  # whole rows, up to 4 positions
+        (np.float64, (3, 20, 8), (D(1), D(8), D(2)), False),  # in more dimensions: not modelled
         (np.float32, (40, 16), (D(2, 2, 1, 0), D(2)), False),  # padding: in order
-        (np.float32, (40, 16), (D(2, 2), D(2, 1, 0, 0, 1, 2)), False),  # window dilation
-        (np.float32, (4, 40, 16), (D(1), D(2, 2), D(2)), False),  # 3-D: not modelled
+        (np.float32, (40, 16), (D(2, 2), D(2, 1, 0, 0, 1, 2)), True),  # dilation: loads 16 and 2 apart
+        (np.float32, (40, 16), (D(2, 2), D(2, 1, 0, 0, 1, 3)), False),  # 3 apart
         (np.float16, (40, 16), (D(2, 2), D(2)), False),
         (np.float32, (1, 16), (D(2, 2), D(2)), False),  # no outputs
     ],
 )
 def test_rows_apply_where_seen(dtype, shape, dims, applies):
+    assert window_vector.rows_apply(np.zeros(shape, dtype), Window(dims)) is applies
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape", "dims", "applies"),
+    [
+        # NHWC pooling: the operand's strides along H and W (elements) are powers of two or not
+        (np.float32, (2, 16, 16, 4), (D(1), D(2, 2), D(2, 2), D(1)), True),
+        (np.float64, (2, 16, 16, 4), (D(1), D(2, 2), D(2, 2), D(1)), True),
+        (np.float32, (2, 16, 16, 3), (D(1), D(2, 2), D(2, 2), D(1)), False),
+        (np.float32, (2, 12, 12, 4), (D(1), D(2, 2), D(2, 2), D(1)), False),
+        (np.float32, (2, 16, 16, 2), (D(1), D(4, 2), D(2, 2), D(1)), True),
+        # NCHW: 2 rows of stride 1 need two other loops of several trips (here C and W)
+        (np.float32, (1, 2, 4, 4), (D(1), D(1), D(2), D(2)), True),
+        (np.float32, (1, 1, 4, 4), (D(1), D(1), D(2), D(2)), False),
+        (np.float32, (3, 16, 5), (D(1), D(4, 2), D(5)), True),  # whole runs of 5 elements
+        (np.float32, (2, 10, 5), (D(1), D(2), D(5)), True),  # ... 2 rows of stride 1, one loop around
+        (np.float32, (40, 5), (D(2), D(5)), False),  # ... and none
+        # more dimensions of several positions: the outer ones loop around the lanes
+        (np.float32, (8, 8, 8), (D(2, 2), D(2, 2), D(2, 2)), True),
+        (np.float32, (16, 8, 16), (D(2), D(2), D(2)), True),
+        (np.float32, (8, 8, 8), (D(3, 2), D(3, 2), D(3, 2)), False),  # 3 rows: in order
+        (np.float32, (9, 9, 9), (D(3, 2, 1, 1), D(2, 2, 1, 1), D(2, 2, 1, 1)), False),  # padding
+        (np.float32, (6, 8, 8), (D(2), D(2, 1, 0, 0, 2), D(2)), False),  # base dilation
+        (np.float32, (4, 8, 8), (D(2), D(2), D(1)), True),  # the wide dimensions need not be minor
+        (np.float32, (3, 8, 8, 4), (D(2, 1, 1, 1), D(2, 2), D(2, 2), D(1)), True),  # padding outside
+        (np.float32, (2, 16, 16, 4), (D(1), D(2, 2, 0, 0, 1, 2), D(2, 2, 0, 0, 1, 2), D(1)), True),
+        (np.float32, (2, 9, 9, 4), (D(1), D(2, 1, 0, 0, 1, 2), D(2, 1, 0, 0, 1, 2), D(1)), False),
+    ],
+)
+def test_rows_apply_in_more_dimensions(dtype, shape, dims, applies):
     assert window_vector.rows_apply(np.zeros(shape, dtype), Window(dims)) is applies
 
 
@@ -87,6 +123,20 @@ def test_rows_fold_lanes_then_halves():
     want = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
     in_order = fold_window_known(Opcode.ADD, np.add, x, np.float32(1.5), Window((D(4), D(2))), None)
     assert got.shape == (1, 1) and got[0, 0] == want and got[0, 0] != in_order[0, 0]
+
+
+def test_rows_fold_with_outer_window_loops():
+    # a 2x2x2 window: for each position of its outer dimension the sum so far enters lane 0
+    x = np.array([[[2.0**24, 1], [1, 1]], [[-(2.0**24), 1], [3, 1]]], np.float32)
+    window = Window((D(2), D(2), D(2)))
+    kept = x.copy()
+    got = window_vector.fold_rows(x, np.float32(1.5), window, None)
+    assert np.array_equal(x, kept)  # its sums are its own: the operand is never summed into
+    acc = np.float32(1.5)
+    for plane in x:
+        acc = (acc + plane[0, 0] + plane[0, 1]) + (plane[1, 0] + plane[1, 1])
+    in_order = fold_window_known(Opcode.ADD, np.add, x, np.float32(1.5), window, None)
+    assert got.shape == (1, 1, 1) and got[0, 0, 0] == acc and got[0, 0, 0] != in_order[0, 0, 0]
 
 
 def test_rows_software_flushing():

@@ -632,7 +632,7 @@ def family_window_rows() -> Iterator[Case]:
     192 bytes a window), one row of outputs, strides, init values, signed zeros, infinities, NaN. Folded in order: 2-row
     windows with a major stride of 1, other row lengths, 3 and 6 rows, whole rows of 12
     positions. Not modelled (within rounding): 4 rows of 2 over rows of 3 with one output per
-    row (vectorized), f64 windows of 8 rows."""
+    row (vectorized); f64 windows of 8 rows are pinned by tools/make_window_lanes_fixtures.py."""
     rng = np.random.default_rng(53)
     lanes = [((32, 64), "size=2x2 stride=2x1"), ((16, 16), "size=2x2 stride=2x2"), ((40, 4), "size=2x2 stride=3x1"),
              ((40, 3), "size=2x3 stride=2x1"), ((40, 8), "size=4x2"), ((41, 32), "size=4x2 stride=2x3"),
@@ -1119,6 +1119,41 @@ def family_exp() -> Iterator[Case]:
             )
 
 
+def family_one_thread_sums() -> Iterator[Case]:
+    """The float sums of vector_sums, column_sums and split_sums as XLA:CPU computes them with one
+    thread in its pool (a process pinned to one core): YNNPACK then cuts no sum into 128 KiB
+    tiles, each result is one kernel run (hlo.numerics.threads.xla_threads)."""
+    families = (family_vector_sums, family_column_sums, family_split_sums)
+    cases = [c for f in families for c in f() if c[2][-1] in ("f32", "f64")]  # (YNNPACK's sums)
+    outs = _on_one_core([(text, args) for text, args, *_ in cases])
+    for (text, args, types, _exact), out in zip(cases, outs):
+        yield text, args, types, True, out
+
+
+def _on_one_core(cases: list[tuple[str, list[np.ndarray]]]) -> list[np.ndarray]:
+    """Each case's output from XLA:CPU in a child process whose affinity is one core (XLA:CPU
+    sizes its thread pool when it starts)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        given = Path(tmp) / "in.npz"
+        arrays = {f"t{k}": np.array(text) for k, (text, _) in enumerate(cases)}
+        arrays |= {f"a{k}_{j}": a for k, (_, args) in enumerate(cases) for j, a in enumerate(args)}
+        np.savez(given, **arrays)
+        code = (
+            "import os, sys, numpy as np\n"
+            "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+            f"sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})\n"
+            "from make_op_fixtures import run_on_cpu\n"
+            f"d = np.load({str(given)!r})\n"
+            f"outs = [run_on_cpu(str(d[f't{{k}}']), [d[f'a{{k}}_{{j}}'] for j in range(8) if f'a{{k}}_{{j}}' in d.files])[0] for k in range({len(cases)})]\n"
+            f"np.savez({str(Path(tmp) / 'out.npz')!r}, *outs)\n"
+        )
+        subprocess.run([sys.executable, "-c", code], check=True)
+        with np.load(Path(tmp) / "out.npz") as d:
+            return [d[f"arr_{k}"] for k in range(len(cases))]
+
+
 def replay_under_isa(path: Path, isa: str) -> int:
     """Run every case of fixture `path` on XLA:CPU in a child process limited to `isa` by
     --xla_cpu_max_isa; the number of cases whose bits differ from the fixture's."""
@@ -1318,6 +1353,7 @@ def family_top_k() -> Iterator[Case]:
 
 FAMILIES = {
     "indexing": family_indexing,
+    "one_thread_sums": family_one_thread_sums,
     "scalars": family_scalars,
     "complex": family_complex,
     "reduce_window": family_reduce_window,

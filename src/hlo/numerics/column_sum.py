@@ -7,10 +7,12 @@ tools/make_exactness_fixtures.py, family column_sums; inputs where every groupin
 different bits).
 
 Per column, over the reduced rows (row-major over the reduced dimensions):
-- the rows are cut into *chunks* of 128 KiB of the input (CHUNK_BYTES // (columns * itemsize)
-  rows); each chunk is summed as below, and the chunks' sums, as rows, are summed again by the
-  kernel below, without cutting them again (one chunk: its sum). When a single row is larger
-  than a chunk, the rows are instead added one by one to the init value, in order;
+- with more than one thread in XLA:CPU's pool (vector_sum.tiled; with one, a single run of the
+  kernel below over all the rows), the rows are cut into *chunks* of 128 KiB of the input
+  (CHUNK_BYTES // (columns * itemsize) rows); each chunk is summed as below, and the chunks'
+  sums, as rows, are summed again by the kernel below, without cutting them again (one chunk:
+  its sum). When a single row is larger than a chunk, the rows are instead added one by one to
+  the init value, in order;
 - within a chunk, a *group* is 4 consecutive rows summed in order from zero (the last group
   zero-padded), a *sub-block* 4 groups summed in order from zero, a *block* 256 rows: its 16
   sub-blocks summed in order from zero;
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, Flush, _add, _chains, _sub, kahan
+from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, Flush, _add, _chains, _sub, kahan, tiled
 
 GROUP = 4  # rows
 BLOCK = 256  # rows: 16 sub-blocks of 4 groups
@@ -59,7 +61,9 @@ def column_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flus
     work = np.ascontiguousarray(x).reshape(int(np.prod(lead, dtype=np.int64)), -1, cols)
     if flush is not None:
         work = flush(work)
-    if cols * x.dtype.itemsize > CHUNK_BYTES:  # a row per chunk, each added to the result
+    if not tiled():  # one kernel run over every row (XLA:CPU with one thread)
+        total = init.astype(x.dtype) + (_kernel(work, flush) + x.dtype.type(0))
+    elif cols * x.dtype.itemsize > CHUNK_BYTES:  # a row per chunk, each added to the result
         total = np.broadcast_to(init.astype(x.dtype) + x.dtype.type(0), (work.shape[0], cols))
         for k in range(work.shape[1]):
             total = _add(total, work[:, k], flush)

@@ -4,7 +4,7 @@ provides it, so nothing below the runtime knows how plans are made or run."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -77,6 +77,12 @@ class KernelContext(Protocol):
 
     def computation(self, name: str) -> Callable[..., Any]:
         """A called computation of the module, ready to run (planned once)."""
+        ...
+
+    @property
+    def folded(self) -> Mapping[str, Any]:
+        """The values the plans computed at plan time (constants and pure ops of them, as XLA's
+        folders compute them), by instruction name, for the computations planned so far."""
         ...
 
     def plan(self, computation: Computation) -> Callable[..., Any]:

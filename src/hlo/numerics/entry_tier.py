@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +44,8 @@ class _Kernel:
     """One computation's compiled function. A first thread writes its source and looks for it
     in the disk cache (loading it at once if there); otherwise it is compiled once hot."""
 
-    def __init__(self, module: Module, name: str, flush: bool) -> None:
-        self.module, self.name, self.flush = module, name, flush
+    def __init__(self, module: Module, name: str, flush: bool, folded: Mapping[str, Any]) -> None:
+        self.module, self.name, self.flush, self.folded = module, name, flush, folded
         self.source: EntrySource | None = None
         self.fn: Any = None
         self.pointers: np.ndarray | None = None
@@ -90,7 +90,7 @@ class _Kernel:
     def _prepare(self, args: list[Any]) -> None:
         try:
             source = (
-                entry_source(self.module, self.name, self.flush)
+                entry_source(self.module, self.name, self.flush, self.folded)
                 if qualifies(self.module, self.name)
                 else None
             )
@@ -117,10 +117,14 @@ class _Kernel:
         try:
             from . import jit_numba
 
-            fn = jit_numba.compile_function(source.source, "entry")
-            pointers = jit_numba.pointers(source.ufuncs)
-            fn(*_flat(args), *source.constants, pointers)  # compile or load now
-            self.pointers, self.fn = pointers, fn
+            def build() -> tuple[Any, np.ndarray]:
+                fn = jit_numba.compile_function(source.source, "entry")
+                pointers = jit_numba.pointers(source.ufuncs)
+                fn(*_flat(args), *source.constants, pointers)  # compile or load now
+                return fn, pointers
+
+            fn, pointers = jit_kernel.tried_twice(build, "computation", self.name)
+            self.pointers, self.fn = pointers, fn  # (fn last: other threads take it once set)
             _marker(source).touch()
         except Exception as e:  # any failure: the interpreter goes on
             self._fail(e)
@@ -148,8 +152,10 @@ class CompiledEntry:
     """What a run asks before each call of a qualifying computation: the compiled function's
     result, or the interpreter's (counting the calls and the time toward hotness)."""
 
-    def __init__(self, module: Module, name: str, flush: bool, eager: bool) -> None:
-        self.kernel = _Kernel(module, name, flush)
+    def __init__(
+        self, module: Module, name: str, flush: bool, eager: bool, folded: Mapping[str, Any] | None = None
+    ) -> None:
+        self.kernel = _Kernel(module, name, flush, folded or {})
         self.flush, self.eager = flush, eager
         self.calls = 0
         self.spent = 0.0  # seconds in the interpreter
@@ -206,7 +212,9 @@ class CompiledEntry:
         return values if source.result.is_tuple else values[0]
 
 
-def for_entry(module: Module, options: RunOptions) -> CompiledEntry | None:
+def for_entry(
+    module: Module, options: RunOptions, folded: Mapping[str, Any] | None = None
+) -> CompiledEntry | None:
     """The compiled tier of a module's entry, or None when it cannot apply (jit="off", no
     numba). Whether the computation qualifies is decided after its first call, off the first
     result's path (hlo.numerics.jit_entry.qualifies: 40 ms on 10,000 instructions)."""
@@ -219,4 +227,4 @@ def for_entry(module: Module, options: RunOptions) -> CompiledEntry | None:
         # Cannot qualify, and known without looking at the body: no trial copy of the arguments
         # (a 64 MB parameter's copy was 80 ms of the first run, in fresh pages).
         return None
-    return CompiledEntry(module, module.entry.name, options.flush_denormals, eager=options.jit == "eager")
+    return CompiledEntry(module, module.entry.name, options.flush_denormals, options.jit == "eager", folded)

@@ -15,9 +15,10 @@ import hashlib
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -39,6 +40,7 @@ TYPES = {
     P.F32: "np.float32", P.F64: "np.float64",
 }  # fmt: skip
 GENERATOR_VERSION = "2"  # (2: clamp flushes its result)
+FOLDED_ELEMENTS = 1 << 16  # the largest plan-folded value the generated code takes as a constant
 
 
 def cache_dir() -> Path:
@@ -122,8 +124,10 @@ class Gen:
     """The lines of the function being written, its names, its constants (arguments `k<n>`)
     and the NumPy loops it calls (rows of the argument `fp`)."""
 
-    def __init__(self, module: Module, flush: bool) -> None:
+    def __init__(self, module: Module, flush: bool, folded: Mapping[str, Any] | None = None) -> None:
         self.module, self.flush = module, flush
+        # values the plan computed at plan time, as XLA's folders compute them: taken as they are
+        self.folded = folded or {}
         # values computed from constants alone: XLA folds reductions of them in its evaluator's
         # order (hlo.numerics.evaluator_fold), which the emitters do not follow
         self.from_constants: set[str] = set()
@@ -203,6 +207,9 @@ class Gen:
             instr.operands and all(o in self.from_constants for o in instr.operands)
         ):
             self.from_constants.add(instr.name)  # a value of constants only
+            value = self.folded.get(instr.name)
+            if value is not None and instr.shape.is_array and np.size(value) <= FOLDED_ELEMENTS:
+                return self.folded_value(instr, np.asarray(value))
             if instr.opcode in libm_fold.OPCODES and instr.operands:
                 # XLA folds it with the C math library, as the interpreter's plan does
                 raise Unsupported(f"{instr.opcode.text} of constants")
@@ -211,6 +218,14 @@ class Gen:
             raise Unsupported(instr.opcode.text)
         self.result_rank = instr.shape.rank if instr.shape.is_array else -1
         return emitter(self, instr, args)
+
+    def folded_value(self, instr: Instruction, value: np.ndarray) -> Val:
+        """A value the plan folded, as a constant argument (in an array: a scalar argument would
+        pass through a double)."""
+        self.result_rank = instr.shape.rank
+        if instr.shape.rank == 0:
+            return Val(instr.shape, self.constant(np.array(value).reshape(1)) + "[0]")
+        return Val(instr.shape, self.constant(np.array(value).reshape(-1)))  # (a C copy)
 
     def scalar_function(self, name: str) -> str:
         """A called computation of scalars (a reducer) as a function of its own."""
@@ -280,14 +295,21 @@ def _state_vals(shape: Shape) -> tuple[list[Val], bool]:
     return [Val(shape, "s0")], False
 
 
-def loop_source(module: Module, condition: str, body: str, state: Shape, flush: bool) -> LoopSource | None:
+def loop_source(
+    module: Module,
+    condition: str,
+    body: str,
+    state: Shape,
+    flush: bool,
+    folded: Mapping[str, Any] | None = None,
+) -> LoopSource | None:
     """The loop `while condition(s): s = body(s)` as the source of a function
     `loop(s0, ..., k0, ..., fp, limit) -> (s0, ..., done, count)` that runs at most `limit`
     iterations; None if the tier cannot compile it."""
     try:
         check_shape(state)
         leaves, tupled = _state_vals(state)
-        g = Gen(module, flush)
+        g = Gen(module, flush, folded)
         wrap = (lambda v: Val(state, items=v)) if tupled else (lambda v: v[0])
         g.indent = 2
         cond = g.computation(module.computation(condition), [wrap(leaves)])

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -190,12 +192,14 @@ def _inline(
     return names[comp.root_name]
 
 
-def entry_source(module: Module, name: str, flush: bool) -> EntrySource | None:
+def entry_source(
+    module: Module, name: str, flush: bool, folded: Mapping[str, Any] | None = None
+) -> EntrySource | None:
     """The computation as one function's source; None if the tier cannot compile it (an op
     or form without an emitter, or more than MAX_LINES lines even with its loops)."""
     comp = module.computation(name)
     try:
-        g = Gen(module, flush)
+        g = Gen(module, flush, folded)
         params = [Val(p.shape, f"a{k}") for k, p in enumerate(comp.parameters)]
         for p in params:
             check_shape(p.shape)

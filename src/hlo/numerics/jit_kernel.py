@@ -10,12 +10,14 @@ import functools
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 log = logging.getLogger("hlo.jit")
+T = TypeVar("T")
 _threads: list[threading.Thread] = []
 
 
@@ -33,6 +35,16 @@ def numba_version() -> str:
         return version("numba")
     except Exception:
         return "?"
+
+
+def tried_twice(build: Callable[[], T], what: str, key: str) -> T:
+    """build(), and once more if it fails (another process writing the same disk-cache entry at
+    that moment); the second failure raises."""
+    try:
+        return build()
+    except Exception as e:
+        log.debug("hlo.jit: the %s %s failed to compile, once more: %s", what, key, e)
+        return build()
 
 
 def ready_marker(prefix: str, key: str) -> Path:
@@ -95,29 +107,17 @@ class CompiledKernel:
         log.debug("hlo.jit: the %s %s goes back to the interpreter: %s", self.what, self.key, error)
 
     def _build(self, arg: Any) -> None:
-        """Compile, or load from the disk cache; a failure is tried once more (another process
-        writing the same cache entry at that moment), then the interpreter goes on for good."""
+        """Compile, or load from the disk cache (`tried_twice`); on a failure the interpreter
+        goes on for good."""
         try:
-            for attempt in (1, 2):
-                try:
-                    fn, pointers = self.compile(arg)
-                    self.pointers, self.fn = pointers, fn
-                    self.marker().touch()
-                    return
-                except Exception as e:  # any failure: the interpreter goes on
-                    if attempt == 1:
-                        log.debug(
-                            "hlo.jit: the %s %s failed to compile, once more: %s", self.what, self.key, e
-                        )
-                        continue
-                    self.failed = True
-                    log.debug(
-                        "hlo.jit: the %s %s stays on the interpreter: %s",
-                        self.what,
-                        self.key,
-                        e,
-                        exc_info=True,
-                    )
+            fn, pointers = tried_twice(lambda: self.compile(arg), self.what, self.key)
+            self.pointers, self.fn = pointers, fn
+            self.marker().touch()
+        except Exception as e:  # any failure: the interpreter goes on
+            self.failed = True
+            log.debug(
+                "hlo.jit: the %s %s stays on the interpreter: %s", self.what, self.key, e, exc_info=True
+            )
         finally:
             self.done.set()
 

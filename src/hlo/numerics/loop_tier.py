@@ -194,7 +194,12 @@ def for_while(instr: Instruction, ctx: KernelContext) -> CompiledLoop | None:
     if mode == "off" or not numba_installed():
         return None
     source = loop_source(
-        ctx.module, instr.attrs["condition"], instr.attrs["body"], instr.shape, ctx.options.flush_denormals
+        ctx.module,
+        instr.attrs["condition"],
+        instr.attrs["body"],
+        instr.shape,
+        ctx.options.flush_denormals,
+        getattr(ctx, "folded", None),
     )
     if source is None:
         log.debug("hlo.jit: %%%s stays on the interpreter (not compilable)", instr.name)

@@ -13,13 +13,13 @@ each call's sum to the result, which starts as the init value:
   dimensions as rows, the trailing run of kept dimensions as columns;
 - the result is then `c = init`, `c = c + sum` for each index of the remaining reduced
   dimensions in row-major order.
-YNNPACK also cuts an operand into tiles of 128 KiB, filled innermost dimension first. When a
-reduced dimension has to be cut, XLA:CPU may instead sum tile by tile into partial sums and sum
-those again; whether it does depends on its thread count (with one thread it never does; with
-two, for a sum over trailing dimensions, when there are at most 3 results). Modelled here: the
-non-consecutive sums whose reduced dimensions fit in one tile (`split_sum`, the same on any
-thread count) and the tiled trailing sums of a 2-thread XLA:CPU whose innermost dimension
-fits in a tile (`tiled_sum`).
+With more than one thread in its pool (vector_sum.tiled), YNNPACK also cuts an operand into
+tiles of 128 KiB, filled innermost dimension first. When a reduced dimension has to be cut,
+XLA:CPU may then sum tile by tile into partial sums and sum those again (on two threads: for a
+sum over trailing dimensions, when there are at most 3 results). Modelled here: the
+non-consecutive sums whose reduced dimensions fit in one tile, and all of them without tiles
+(`split_sum`), and the tiled trailing sums whose innermost dimension fits in a tile
+(`tiled_sum`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import column_sum
-from .vector_sum import CHUNK_BYTES, MIN_ELEMENTS, SPLIT_RESULTS, VECTOR_BYTES, Flush, _add, _kernel, trailing
+from .vector_sum import (
+    CHUNK_BYTES,
+    MIN_ELEMENTS,
+    SPLIT_RESULTS,
+    VECTOR_BYTES,
+    Flush,
+    _add,
+    _kernel,
+    tiled,
+    trailing,
+)
 
 MAX_RUNS = 7  # alternating runs of reduced and kept dimensions YNNPACK takes (8: the tree rewrite)
 
@@ -48,7 +58,7 @@ def applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
     if runs > MAX_RUNS:
         return False  # XLA:CPU keeps it to its tree rewrite (hlo.numerics.tree_reduce)
     tile = int(np.prod(shape[axes[0] :], dtype=np.int64)) * dtype.itemsize
-    if tile > CHUNK_BYTES:
+    if tile > CHUNK_BYTES and tiled():
         return False  # a reduced dimension cut into tiles: the order depends on the threads
     size = int(np.prod(shape, dtype=np.int64))
     results = size // max(int(np.prod([shape[d] for d in axes], dtype=np.int64)), 1)
@@ -135,7 +145,7 @@ def tiled_applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) ->
         return False
     size, results = sizes
     area = CHUNK_BYTES // dtype.itemsize
-    if results > SPLIT_RESULTS or size // max(results, 1) <= area or shape[-1] > area:
+    if not tiled() or results > SPLIT_RESULTS or size // max(results, 1) <= area or shape[-1] > area:
         return False
     inner, cut, block, _ = _tile(shape[len(shape) - len(axes) :], area)
     outer = size // max(results, 1) // (inner * shape[cut])

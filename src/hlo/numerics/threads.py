@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
+from ..errors import EvalError
 from . import subnormals
 
 _local = threading.local()
@@ -23,6 +24,19 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
+
+
+def xla_threads() -> int:
+    """The threads of XLA:CPU's pool on this machine: it sizes its pool from the process's cores
+    when it starts, and cuts long float sums into tiles only with more than one thread
+    (hlo.numerics.vector_sum.tiled). `HLO_XLA_THREADS` names another count (the fixtures'
+    XLA:CPU ran on 2)."""
+    given = os.environ.get("HLO_XLA_THREADS", "").strip()
+    if not given:
+        return cores()
+    if not given.isdigit() or int(given) < 1:
+        raise EvalError(f"HLO_XLA_THREADS must be a positive whole number of threads, not {given!r}")
+    return int(given)
 
 
 def share() -> int:

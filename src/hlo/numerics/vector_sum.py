@@ -18,9 +18,10 @@ Per result, the reduced elements (row-major) are cut into vectors of W lanes:
   one by one, the last chain zero-padded) comes in as the final step `s + (tail - c)`
   (with no partial block: `s - c`);
 - the W lanes are then halved (lane i + lane i + W/2, ...) to one value.
-When at most 3 results are reduced, the elements are first cut into chunks of 128 KiB, each
-reduced as above, and the vector of chunk results is reduced again the same way. The init
-value is added last (an init of zero is not added at all: the result of all-zero input is +0).
+When at most 3 results are reduced (and XLA:CPU has more than one thread, `tiled`), the
+elements are first cut into chunks of 128 KiB, each reduced as above, and the vector of chunk
+results is reduced again the same way. The init value is added last (an init of zero is not
+added at all: the result of all-zero input is +0).
 Non-finite lanes take the plain sum of the same terms: XLA:CPU gives inf where the compensated
 steps would make inf - inf.
 """
@@ -38,9 +39,16 @@ VECTOR_BYTES = 64
 BLOCK = 1024  # elements
 CHUNK_BYTES = 128 << 10
 SPLIT_RESULTS = 3  # up to this many results, long reductions are cut into chunks first
-SPLIT_CHUNKS = 16  # chunks per core, at least, before a chunked sum is split between cores
+SPLIT_ELEMENTS = 1 << 20  # from this many elements a sum's rows (or chunks) are split between cores
 
 Flush = Callable[[np.ndarray], np.ndarray] | None
+
+
+def tiled() -> bool:
+    """Whether XLA:CPU cuts long sums into 128 KiB tiles (chunks), each its own kernel run: with
+    more than one thread in its pool (seen on 2; a process pinned to one core cuts none, each
+    result is one kernel run: tests/golden/ops/exact_one_thread_sums.npz)."""
+    return threads.xla_threads() > 1
 
 
 def trailing(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> tuple[int, int] | None:
@@ -59,7 +67,8 @@ def applies(dtype: np.dtype, shape: Sequence[int], axes: Sequence[int]) -> bool:
     if sizes is None:
         return False
     size, results = sizes
-    if len(axes) > 1 and results <= SPLIT_RESULTS and size // max(results, 1) > CHUNK_BYTES // dtype.itemsize:
+    long = size // max(results, 1) > CHUNK_BYTES // dtype.itemsize
+    if len(axes) > 1 and results <= SPLIT_RESULTS and long and tiled():
         return False  # several reduced dimensions cut into chunks: XLA:CPU cuts them otherwise
     return max(size, results) >= MIN_ELEMENTS
 
@@ -70,7 +79,7 @@ def vector_sum(x: np.ndarray, init: np.ndarray, axes: Sequence[int], flush: Flus
     rows = np.ascontiguousarray(x).reshape(int(np.prod(lead, dtype=np.int64)), -1)
     if flush is not None:
         rows = flush(rows)
-    sums = _reduce(rows, rows.shape[0] <= SPLIT_RESULTS, flush)
+    sums = _reduce(rows, rows.shape[0] <= SPLIT_RESULTS and tiled(), flush)
     zero = x.dtype.type(0)
     total = init.astype(x.dtype) + (sums + zero)  # + 0 makes -0 partials +0, as the kernel's zero start
     if flush is not None:
@@ -83,23 +92,29 @@ def _reduce(rows: np.ndarray, split: bool, flush: Flush) -> np.ndarray:
     results, n = rows.shape
     chunk = CHUNK_BYTES // rows.dtype.itemsize
     if not split or n <= chunk:
-        return _kernel(rows, flush)
+        return _kernel_on_cores(rows, flush)
     full = n // chunk
-    whole = rows[:, : full * chunk].reshape(results * full, chunk)
-    cores = min(threads.share(), whole.shape[0] // SPLIT_CHUNKS)
-    if cores > 1:  # the chunks are independent: a range of them on each core (NumPy lets go of the GIL)
-        parts = np.empty(whole.shape[0], rows.dtype)
-
-        def some(r0: int, r1: int) -> None:
-            parts[r0:r1] = _kernel(whole[r0:r1], flush)
-
-        threads.split_rows(some, whole.shape[0], cores, ())
-        parts = parts.reshape(results, full)
-    else:
-        parts = _kernel(whole, flush).reshape(results, full)
+    parts = _kernel_on_cores(rows[:, : full * chunk].reshape(results * full, chunk), flush).reshape(
+        results, full
+    )
     if n > full * chunk:
         parts = np.concatenate([parts, _kernel(rows[:, full * chunk :], flush)[:, None]], axis=1)
     return _reduce(parts, split, flush)
+
+
+def _kernel_on_cores(rows: np.ndarray, flush: Flush) -> np.ndarray:
+    """`_kernel` of [results, n]: each row is its own kernel run, so a large one is split into
+    ranges of rows, one per core this thread may use (NumPy lets go of the GIL in einsum)."""
+    cores = min(threads.share(), rows.shape[0]) if rows.size >= SPLIT_ELEMENTS else 1
+    if cores <= 1:
+        return _kernel(rows, flush)
+    out = np.empty(rows.shape[0], rows.dtype)
+
+    def some(r0: int, r1: int) -> None:
+        out[r0:r1] = _kernel(rows[r0:r1], flush)
+
+    threads.split_rows(some, rows.shape[0], cores, ())
+    return out
 
 
 def _add(a: np.ndarray, b: np.ndarray, flush: Flush) -> np.ndarray:

@@ -45,6 +45,7 @@ class PlanContext:
     local: threading.local = field(default_factory=threading.local)  # per-thread run state
     planning: list[Computation] = field(default_factory=list)  # computations being planned
     budget: int | None = None  # bytes one value may take (None: no limit)
+    folded: dict[str, Any] = field(default_factory=dict)  # plan-time values by instruction name
 
     def __post_init__(self) -> None:
         self.budget = budget.resolve(self.options.memory_limit)
@@ -148,6 +149,7 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
             steps.append(Step(i, fn, inputs, k, tuple(frees.get(k, ()))))
     finally:
         ctx.planning.pop()
+    ctx.folded.update(constants)  # (what the compiled tiers take as constants)
     plan.slot_count = len(order) + 1
     plan.steps = tuple(steps)
     if ctx.options.fuse:

@@ -34,7 +34,7 @@ class Executable:
         self.context = PlanContext(module, self.options)
         self.entry: Plan = plan_computation(module.entry, self.context)
         # Many instructions on small values: compiled once hot (one device in process only).
-        self.compiled = entry_tier.for_entry(module, self.options)
+        self.compiled = entry_tier.for_entry(module, self.options, self.context.folded)
         self.planned_steps = self.entry.steps  # (instrumented steps run on the interpreter)
 
     def __call__(self, *args: Any, infeed: Any = None, outfeed: list[Any] | None = None) -> Any:
