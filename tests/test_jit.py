@@ -221,10 +221,14 @@ def test_the_random_loops_compile(t: str) -> None:
 def assert_loop_compiles(module: hlo.Module) -> None:
     """The module's while loop is compiled (run eagerly on ones and zeros)."""
     instr = next(i for i in module.entry.instructions if i.opcode.text == "while")
-    source = loop_tier.loop_source(module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True)
+    executable = hlo.compile_module(module, hlo.RunOptions(jit="eager"))
+    folded = executable.context.folded  # (the plan's values of constants: in the loop's source)
+    source = loop_tier.loop_source(
+        module, instr.attrs["condition"], instr.attrs["body"], instr.shape, True, folded
+    )
     assert source is not None
     ones = np.ones(source.state[1].dimensions, source.state[1].element_type.numpy_dtype)
-    hlo.run(module, np.array(0, np.int32), ones, ones, *zeros_after_three(module), jit="eager")
+    executable(np.array(0, np.int32), ones, ones, *zeros_after_three(module))
     assert loop_tier._kernels[source.key].fn is not None
 
 
