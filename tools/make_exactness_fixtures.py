@@ -21,7 +21,17 @@ import ml_dtypes
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_op_fixtures import BINARY, DTYPES, UNARY, Case, edges, module, result_type, write_family
+from make_op_fixtures import (
+    BINARY,
+    DTYPES,
+    EXACT_REAL_UNARY,
+    UNARY,
+    Case,
+    edges,
+    module,
+    result_type,
+    write_family,
+)
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "ops"
 INDEX_TYPES = ["u8", "u16", "u32", "u64", "s8", "s16", "s64"]
@@ -90,7 +100,7 @@ def family_scalars() -> Iterator[Case]:
             for k in (2, 4):
                 yield (module(f"  a = {t}[] parameter(0)\n  ROOT r = {r}[] {op}(a)"), [x[k % len(x)].reshape(())], [t, r],
                        t not in [*FLOATS, "c64"] or op in ("abs", "negate", "sign", "floor", "ceil", "is-finite", "real", "imag", "tanh", "erf")
-                       or (op in ("log", "log-plus-one", "sqrt") and t in FLOATS))  # fmt: skip
+                       or (op in {*EXACT_REAL_UNARY, "sqrt"} and t in FLOATS))  # fmt: skip
     for op, types in BINARY.items():
         for t in types:
             r = result_type(op, t)
@@ -1105,6 +1115,54 @@ def family_log() -> Iterator[Case]:
             yield (module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {t}[{n}] {op}(a)"), [x], [t, t], exact)
 
 
+def _exp_values(t: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Values for exp, expm1 and logistic: every scale, both clamps and the overflow and
+    underflow thresholds (f32: -87.8, 88.8, 88.72, -87.33, -103; f64: -708.39, 709.78, -745),
+    |x| near 1/2 and below it (expm1's tanh form), zeros, infinities, NaN, subnormals."""
+    tiny = float(np.finfo(np.float64 if t == "f64" else np.float32).tiny)
+    big = float(ml_dtypes.finfo(DTYPES[t]).max)
+    limit = 745.0 if t == "f64" else 104.0
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, tiny, -tiny, tiny / 4, -tiny / 3, big, -big, 0.5, -0.5,
+             0.5 + 2**-20, -0.5 - 2**-20, 1e-4, -4e-4, 8e-4, 88.8, -87.8, 88.72, 88.73, -87.33, -87.34, -103.0,
+             709.78, 709.79, -708.39, -708.4, -745.0, 40.0, -40.0, 1.0, -1.0]  # fmt: skip
+    spread = np.concatenate(
+        [
+            rng.uniform(-limit, limit, n - len(edges) - 3 * (n // 8)),
+            rng.uniform(-0.5, 0.5, n // 8),
+            rng.choice([-1, 1], n // 8) * 10.0 ** rng.uniform(-40, 3, n // 8),
+            rng.uniform(-1, 1, n // 8) * tiny,
+        ]
+    )
+    x = np.concatenate([edges, spread])[:n]
+    with np.errstate(over="ignore"):
+        return x.astype(DTYPES[t])
+
+
+def family_exp() -> Iterator[Case]:
+    """XLA:CPU's own exp, expm1 and logistic (hlo.numerics.xla_exp, xla_expm1) of f32, f64, f16
+    and bf16, bit for bit, on values of every scale and at the edges; and c64/c128 exp, whose
+    real part is the same exp (bit for bit where the imaginary part is 0)."""
+    rng = np.random.default_rng(89)
+    n = 2048
+    for t in ("f32", "f64", "f16", "bf16"):
+        for op in ("exponential", "exponential-minus-one", "logistic"):
+            yield (
+                module(f"  a = {t}[{n}] parameter(0)\n  ROOT r = {t}[{n}] {op}(a)"),
+                [_exp_values(t, n, rng)],
+                [t, t],
+                True,
+            )
+    for t in ("c64", "c128"):
+        for im in (np.zeros(256), rng.uniform(-3, 3, 256)):  # (cos and sin of im != 0: not XLA's bits)
+            z = (rng.uniform(-90, 90, 256) + 1j * im).astype(DTYPES[t])
+            yield (
+                module(f"  a = {t}[256] parameter(0)\n  ROOT r = {t}[256] exponential(a)"),
+                [z],
+                [t, t],
+                not im.any(),
+            )
+
+
 def family_one_thread_sums() -> Iterator[Case]:
     """The float sums of vector_sums, column_sums and split_sums as XLA:CPU computes them with one
     thread in its pool (a process pinned to one core): YNNPACK then cuts no sum into 128 KiB
@@ -1361,6 +1419,7 @@ FAMILIES = {
     "subnormal_inputs": family_subnormal_inputs,
     "libm": family_libm,
     "log": family_log,
+    "exp": family_exp,
 }
 
 

@@ -95,7 +95,9 @@ EXACT_UNARY = {
     "abs", "negate", "sign", "floor", "ceil", "round-nearest-afz", "round-nearest-even", "is-finite", "not",
     "popcnt", "count-leading-zeros", "real", "imag", "sqrt", "tanh", "erf",
 }  # fmt: skip
-EXACT_REAL_UNARY = {"log", "log-plus-one"}  # bit for bit on real floats (hlo.numerics.xla_log)
+# XLA:CPU's own approximations hlo reproduces bit for bit for real floats (hlo.numerics.xla_log,
+# xla_exp)
+EXACT_REAL_UNARY = {"log", "log-plus-one", "exponential", "exponential-minus-one", "logistic"}
 BINARY = {
     "add": INTS + FLOATS + ["c64", "s4", "pred"], "subtract": INTS + FLOATS, "multiply": INTS + FLOATS + ["s4"],
     "divide": INTS + FLOATS + ["s4", "u4"], "remainder": INTS + FLOATS, "power": INTS[:4] + ["u8", "f32", "f64"],

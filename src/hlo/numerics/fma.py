@@ -85,14 +85,19 @@ def _fma64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         exact_zero = (r == 0) & (e == 0)  # the two-sums lose a zero's sign: IEEE's is p + c's
         result[exact_zero] = (p + c)[exact_zero]
         # exact = r + w + v; r is right unless w + v could reach half the step next to r
-        quarter_ulp = np.abs(np.spacing(r)) * 0.25  # below a power of two the step halves
+        # half the step to r's neighbours: a quarter of the step above where r is a power of two
+        # (the step below it halves), else half of it (a quarter everywhere sent half the
+        # elements of a Horner step with a small product to fractions)
+        quarter_ulp = np.abs(np.spacing(r)) * 0.25
+        power_of_two = (r.view(np.uint64) & np.uint64(0xFFFFFFFFFFFFF)) == 0
+        reach = np.where(power_of_two, quarter_ulp, 2.0 * quarter_ulp)
         finite_in = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
         hard = finite_in & (
             ~np.isfinite(p)
             | (np.abs(a) > _SPLIT_LIMIT)
             | (np.abs(b) > _SPLIT_LIMIT)
             | ((np.abs(p) < _TINY) & (a != 0) & (b != 0))
-            | ((v != 0) & (np.abs(w) + np.abs(v) >= quarter_ulp))
+            | ((v != 0) & (np.abs(w) + np.abs(v) >= reach))
             | ~np.isfinite(r)
         )
         # inputs with inf or NaN: the naive result is IEEE's (inf*0 NaN, inf-inf NaN)

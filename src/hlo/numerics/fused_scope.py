@@ -20,7 +20,6 @@ from .vector_sum import MIN_ELEMENTS, SPLIT_RESULTS
 Op = Opcode
 # Unary ops that are NumPy ufuncs: (pre-expression, ufunc, post-expression) as jit_ops emits them
 UFUNC_OPS: dict[Opcode, tuple[str | None, str, str | None]] = {
-    Op.LOGISTIC: ("-{a}", "exp", "{t}(1) / ({t}(1) + {a})"),
     Op.RSQRT: (None, "sqrt", "{t}(1) / {a}"),
 }
 SCALAR_OPS = frozenset(

@@ -41,7 +41,9 @@ TYPES = {
 }  # fmt: skip
 GENERATOR_VERSION = "2"  # (2: clamp flushes its result)
 FOLDED_ELEMENTS = 1 << 16  # the largest plan-folded value the generated code takes as a constant
-XLA_LOOPS = frozenset({"xla_log", "xla_log-plus-one"})  # XLA:CPU's (xla_log_llvm), not odd_rational's
+XLA_LOOPS = frozenset(
+    {"xla_log", "xla_log-plus-one", "xla_exp", "xla_expm1", "xla_logistic"}
+)  # (not odd_rational)
 
 
 def cache_dir() -> Path:

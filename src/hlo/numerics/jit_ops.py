@@ -210,8 +210,9 @@ def unary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 
 # Unary float ops whose interpreter kernel is one NumPy ufunc (in the CPU's current mode).
 UFUNCS = {
-    Op.TANH: "xla_tanh", Op.ERF: "xla_erf", Op.SINH: "sinh", Op.COSH: "cosh",
-    Op.EXP: "exp", Op.EXPM1: "expm1", Op.SQRT: "sqrt",
+    Op.TANH: "xla_tanh", Op.ERF: "xla_erf", Op.SINH: "sinh", Op.COSH: "cosh", Op.SQRT: "sqrt",
+    # XLA:CPU's own exp, expm1 and logistic: the interpreter's LLVM loops (hlo.numerics.xla_exp_loop)
+    Op.EXP: "xla_exp", Op.EXPM1: "xla_expm1", Op.LOGISTIC: "xla_logistic",
     Op.FLOOR: "floor", Op.CEIL: "ceil", Op.ROUND_NEAREST_EVEN: "rint",
     Op.ASIN: "arcsin", Op.ACOS: "arccos", Op.ASINH: "arcsinh", Op.ACOSH: "arccosh", Op.ATANH: "arctanh",
 }  # fmt: skip
@@ -272,15 +273,6 @@ def call_ufunc(g: Gen, name: str, x: Val) -> Val:
 @emits(*UFUNCS)
 def ufunc(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     return call_ufunc(g, UFUNCS[instr.opcode], args[0])
-
-
-@emits(Op.LOGISTIC)
-def logistic(g: Gen, instr: Instruction, args: list[Val]) -> Val:
-    """1 / (1 + exp(-x)), as numerics.logistic computes it, each step rounded in the type."""
-    t = type_name(instr.shape.element_type)
-    negated = g.elementwise(instr.shape, args, lambda a: f"-{a}")
-    e = call_ufunc(g, "exp", negated)
-    return g.elementwise(instr.shape, [e], lambda a: f"{t}(1) / ({t}(1) + {a})")
 
 
 @emits(Op.RSQRT)

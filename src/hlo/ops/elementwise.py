@@ -17,7 +17,17 @@ from ..errors import ShapeError
 from ..ir.instruction import Instruction
 from ..ir.metadata import ResultAccuracy
 from ..ir.opcode import Opcode
-from ..numerics import bits, complex_math, numerics, subnormal_inputs, xla_erf, xla_log, xla_tanh
+from ..numerics import (
+    bits,
+    complex_math,
+    numerics,
+    subnormal_inputs,
+    xla_erf,
+    xla_exp,
+    xla_expm1,
+    xla_log,
+    xla_tanh,
+)
 from ..numerics.elementwise import Math, elementwise_kernel
 from ..shape import Shape
 from .registry import (
@@ -92,14 +102,14 @@ UNARY = (
     Unary("Cos", Op.COS, FLOAT_OR_COMPLEX, math=Math(np.cos, libm=True)),
     Unary("Cosh", Op.COSH, FLOAT_OR_COMPLEX, math=Math(np.cosh)),
     Unary("Erf", Op.ERF, FLOAT, math=Math(xla_erf.erf, libm=True)),
-    Unary("Exp", Op.EXP, FLOAT_OR_COMPLEX, math=Math(numerics.exp, real_ufunc=np.exp)),
-    Unary("Expm1", Op.EXPM1, FLOAT_OR_COMPLEX, math=Math(np.expm1)),
+    Unary("Exp", Op.EXP, FLOAT_OR_COMPLEX, math=Math(numerics.exp)),
+    Unary("Expm1", Op.EXPM1, FLOAT_OR_COMPLEX, math=Math(xla_expm1.expm1, typed=True)),
     Unary("Floor", Op.FLOOR, FLOAT, math=Math(np.floor)),
     Unary("Imag", Op.IMAG, FLOAT_OR_COMPLEX, "real", math=Math(np.imag, flush=False, on_bits=True)),
     Unary("IsFinite", Op.IS_FINITE, FLOAT, "pred", math=Math(np.isfinite, flush=False, on_bits=True)),
     Unary("Log", Op.LOG, FLOAT_OR_COMPLEX, math=Math(xla_log.log)),
     Unary("Log1p", Op.LOG1P, FLOAT_OR_COMPLEX, math=Math(xla_log.log1p)),
-    Unary("Logistic", Op.LOGISTIC, FLOAT_OR_COMPLEX, math=Math(numerics.logistic)),
+    Unary("Logistic", Op.LOGISTIC, FLOAT_OR_COMPLEX, math=Math(xla_exp.logistic, typed=True)),
     Unary("Neg", Op.NEGATE, ARITHMETIC, math=Math(np.negative, flush=False, on_bits=True)),
     Unary("Not", Op.NOT, PRED_OR_INTEGRAL, math=Math(numerics.logical_not)),
     Unary("PopulationCount", Op.POPULATION_COUNT, INTEGRAL, math=by_width(bits.population_count)),
