@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import threading
 from typing import Any
 
 import numpy as np
@@ -18,8 +17,6 @@ import numpy as np
 from . import native_loops, threads
 
 SPLIT_ELEMENTS = 1 << 18  # per thread: ~3 ms of calls, well above a split's cost
-_lock = threading.Lock()
-_engines: list[Any] = []  # (kept alive: the compiled code lives in them)
 
 
 def loop_ir(width: int, arity: int) -> str:
@@ -63,18 +60,9 @@ def _loop(width: int, arity: int) -> Any:
 
 
 def _compile(width: int, arity: int) -> int:
-    import llvmlite.binding as llvm
+    from . import llvm_jit
 
-    with _lock:
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-        parsed = llvm.parse_assembly(loop_ir(width, arity))
-        parsed.verify()
-        machine = llvm.Target.from_default_triple().create_target_machine()
-        engine = llvm.create_mcjit_compiler(parsed, machine)
-        engine.finalize_object()
-        _engines.append(engine)
-        return int(engine.get_function_address("loop"))
+    return llvm_jit.compile_ir(loop_ir(width, arity), ["loop"], host=False)["loop"]
 
 
 def run(function: Any, flat: list[np.ndarray], out: np.ndarray, split: bool = True) -> None:

@@ -23,7 +23,6 @@ from .odd_rational import OddRational
 
 SPLIT_ELEMENTS = 1 << 19  # per thread: ~1 ms of work, above a split's cost
 _lock = threading.Lock()
-_engines: list[Any] = []  # (kept alive: the compiled code lives in them)
 _addresses: dict[OddRational, int] = {}  # 0: the compilation failed (NumPy's way then)
 _aside: set[OddRational] = set()
 _LOOP = ctypes.CFUNCTYPE(ctypes.c_int32, *([ctypes.c_void_p] * 5))
@@ -156,19 +155,9 @@ def address(form: OddRational) -> int:
 def _compile(form: OddRational) -> int:
     """Compile the loop with llvmlite (under `_lock`) for the host's features: its FMA
     instruction and vector registers."""
-    import llvmlite.binding as llvm
+    from . import llvm_jit
 
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    parsed = llvm.parse_assembly(loop_ir(form))
-    parsed.verify()
-    machine = llvm.Target.from_default_triple().create_target_machine(
-        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3
-    )
-    engine = llvm.create_mcjit_compiler(parsed, machine)
-    engine.finalize_object()
-    _engines.append(engine)
-    return int(engine.get_function_address("loop"))
+    return llvm_jit.compile_ir(loop_ir(form), ["loop"])["loop"]
 
 
 def run(form: OddRational, flat: np.ndarray, out: np.ndarray, flush: bool) -> bool:

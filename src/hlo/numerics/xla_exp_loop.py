@@ -11,7 +11,6 @@ import ctypes
 import functools
 import importlib.util
 import sys
-import threading
 from typing import Any
 
 import numpy as np
@@ -22,8 +21,6 @@ from .xla_expm1 import LIMIT32, LIMIT64, TANH_P32, TANH_P64, TANH_Q32, TANH_Q64
 
 MIN_ELEMENTS = 1 << 14  # below: NumPy's passes, unless llvmlite is loaded already
 SPLIT_ELEMENTS = 1 << 19  # per thread: ~1 ms, well above a split's cost
-_lock = threading.Lock()
-_engines: list[Any] = []  # (kept alive: the compiled code lives in them)
 
 
 def takes(size: int) -> bool:
@@ -62,28 +59,12 @@ def _compiled(name: str) -> tuple[Any, int]:
     """The compiled `loop_<name>(n, x, out)` as a ctypes function and the address of its
     `strided_<name>`: one module per function, compiled when first needed (~0.1-0.3 s each;
     LLVM inlines the function into its loop and vectorizes it, each lane the same steps)."""
-    import llvmlite.binding as llvm
+    from . import llvm_jit
 
-    with _lock:
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-        parsed = llvm.parse_assembly(module_ir(name))
-        parsed.verify()
-        target = llvm.Target.from_default_triple()
-        features = llvm.get_host_cpu_features().flatten()
-        machine = target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=features, opt=3)
-        tuning = llvm.create_pipeline_tuning_options(speed_level=3)
-        tuning.loop_vectorization = True
-        builder = llvm.create_pass_builder(machine, tuning)
-        builder.getModulePassManager().run(parsed, builder)
-        engine = llvm.create_mcjit_compiler(parsed, machine)
-        engine.finalize_object()
-        _engines.append(engine)
-        pointer = ctypes.c_void_p
-        loop = ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer)(
-            engine.get_function_address(f"loop_{name}")
-        )
-        return loop, int(engine.get_function_address(f"strided_{name}"))
+    found = llvm_jit.compile_ir(module_ir(name), [f"loop_{name}", f"strided_{name}"], optimize=True)
+    pointer = ctypes.c_void_p
+    loop = ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer)(found[f"loop_{name}"])
+    return loop, found[f"strided_{name}"]
 
 
 def module_ir(name: str) -> str:

@@ -21,7 +21,6 @@ from . import libm, threads, xla_log
 
 SPLIT_ELEMENTS = 1 << 19  # per thread: ~0.5 ms of work, well above a split's cost
 _lock = threading.Lock()
-_engines: list[Any] = []  # (kept alive: the compiled code lives in them)
 
 
 class _Emit:
@@ -156,29 +155,19 @@ def _compile(op: str, width: int) -> dict[str, int]:
     (compiled once per process, each op and type alone: ~50 ms each)."""
     import llvmlite.binding as llvm
 
+    from . import llvm_jit
+
     with _lock:
         if (op, width) in _compiled:
             return _compiled[(op, width)]
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
         module = ir.Module(name=f"hlo_xla_{op}_{width}")
         module.triple = llvm.get_process_triple()
         emit = _Emit(module, width)
         log = emit.log_f32() if width == 32 else emit.log_f64()
         scalar = log if op == "log" else emit.log1p(log)
         emit.loop(scalar)
-        machine = llvm.Target.from_default_triple().create_target_machine(
-            cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3
-        )
-        parsed = llvm.parse_assembly(str(module))
-        parsed.verify()
-        builder = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=3))
-        builder.getModulePassManager().run(parsed, builder)
-        engine = llvm.create_mcjit_compiler(parsed, machine)
-        engine.finalize_object()
-        _engines.append(engine)
         names = (scalar.name, f"loop_{scalar.name}")
-        _compiled[(op, width)] = {n: engine.get_function_address(n) for n in names}
+        _compiled[(op, width)] = llvm_jit.compile_ir(str(module), names, optimize=True)
         return _compiled[(op, width)]
 
 
