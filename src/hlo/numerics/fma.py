@@ -40,29 +40,32 @@ def _two_sum(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s, (x - (s - bb)) + (y - bb)
 
 
+_LOW29, _HALF29 = np.uint64((1 << 29) - 1), np.uint64(1 << 28)  # f64 bits below an f32's last bit
+
+
 def _fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
-        product = a.astype(np.float64) * b.astype(np.float64)  # exact: 48 bits
-        wide = c.astype(np.float64)
-        s, err = _two_sum(product, wide)
+        s = np.multiply(a, b, dtype=np.float64)  # exact: 48 bits
+        s += np.asarray(c, np.float64)
         result = np.asarray(s.astype(np.float32))
-        suspect = np.isfinite(s) & (err != 0)
-        if suspect.any():
-            # A double rounding can only go wrong where s is exactly an f32 midpoint.
-            r = result[suspect]
-            toward = np.nextafter(
-                r, np.where(r.astype(np.float64) < s[suspect], np.inf, -np.inf).astype(np.float32)
-            )
-            midpoint = (r.astype(np.float64) + toward.astype(np.float64)) * 0.5
-            on_midpoint = s[suspect] == midpoint
-            if on_midpoint.any():
-                side = err[suspect][on_midpoint]
-                lower = np.minimum(r[on_midpoint], toward[on_midpoint])
-                upper = np.maximum(r[on_midpoint], toward[on_midpoint])
-                picked = np.where(side > 0, upper, lower)
-                fixed = r.copy()
-                fixed[on_midpoint] = picked
-                result[suspect] = fixed
+        # A double rounding can only go wrong where s is exactly an f32 midpoint: the f64 bits
+        # below the f32's last one are 1000...0 (normal range), an odd multiple of 2^-150 below it
+        tie = (s.view(np.uint64) & _LOW29) == _HALF29
+        small = np.abs(s) < 2.0**-126
+        if small.any():
+            tie[small] = np.mod(s[small] * 2.0**150, 2.0) == 1.0
+        if tie.any():
+            shape = result.shape
+            pick = [np.broadcast_to(np.asarray(v, np.float64), shape)[tie] for v in (a, b, c)]
+            product = pick[0] * pick[1]
+            mid, err = _two_sum(product, pick[2])  # (mid: s again; err: exact - s)
+            r = result[tie]
+            above = r.astype(np.float64) > mid  # r is the neighbour above the midpoint
+            inf = np.float32(np.inf)
+            upper = np.where(above, r, np.nextafter(r, inf))
+            lower = np.where(above, np.nextafter(r, -inf), r)
+            # the exact value lies off the midpoint on err's side: the neighbour on that side
+            result[tie] = np.where(err > 0, upper, np.where(err < 0, lower, r))
     return result
 
 

@@ -50,7 +50,6 @@ LO64, HI64 = f64(0xC086232BDD7ABCD2), f64(0x40862E42FEFA39EF)
 LOG2E64, C1_64, C2_64 = f64(0x3FF71547652B82FE), f64(0x3FE62E4000000000), f64(0x3EB7F7D1CF79ABCA)
 P64 = (f64(0x3F2089CDD5E44BE8), f64(0x3F9F06D10CCA2C7E), 1.0)
 Q64 = (f64(0x3EC92EB6BC365FA0), f64(0x3F64AE39B508B6C0), f64(0x3FCD17099887E074), 2.0)
-_MIDPOINT_MASK, _MIDPOINT = np.uint64(0x1FFFFFFF), np.uint64(0x10000000)
 
 
 def blocked(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
@@ -65,17 +64,8 @@ def blocked(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray
 
 
 def fma32(a: np.ndarray, b: np.ndarray | np.float32, c: np.ndarray | np.float32) -> np.ndarray:
-    """a*b + c of f32 values rounded once: the f64 sum rounded to f32, except where that sum is
-    an f32 midpoint (its double rounding could differ), left to hlo.numerics.fma."""
-    wide = np.multiply(a, b, dtype=np.float64)  # exact: 48 bits
-    wide += c
-    out = wide.astype(np.float32)
-    tie = (wide.view(np.uint64) & _MIDPOINT_MASK) == _MIDPOINT
-    if tie.any():
-        shape = out.shape
-        pick = [np.broadcast_to(v, shape)[tie] for v in (a, b, c)]
-        out[tie] = fma(*(np.asarray(v, np.float32) for v in pick))
-    return out
+    """a*b + c of f32 values rounded once (hlo.numerics.fma)."""
+    return fma(a, np.asarray(b, np.float32), np.asarray(c, np.float32))
 
 
 def _exp32(x: np.ndarray) -> np.ndarray:
