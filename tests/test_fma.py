@@ -67,6 +67,19 @@ def test_fma_edges() -> None:
         fma(np.array([1], np.int32), np.array([1], np.int32), np.array([1], np.int32))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fma_of_scalars(dtype: type) -> None:
+    """0-d operands (a scalar program's values) round once as arrays do, ties and subnormals too."""
+    a, b, c = _cases(dtype, 200)
+    tiny = np.finfo(dtype).smallest_subnormal
+    zeros_and_subnormals = [(0.0, -0.5, 0.0), (tiny * 3, 0.5, 0.0), (tiny * 5, -0.5, tiny), (1.0, 1.0, -1.0)]
+    a, b, c = (np.concatenate([v, np.array(w, dtype)]) for v, w in zip((a, b, c), zip(*zeros_and_subnormals)))
+    for p, q, r in zip(a, b, c):
+        got = fma(np.asarray(p), np.asarray(q), np.asarray(r))
+        want = np.asarray(_rounded_once(float(p), float(q), float(r), dtype), dtype)
+        assert got.shape == () and got.tobytes() == want.tobytes()
+
+
 def test_fma_matches_the_compiled_tiers_intrinsic() -> None:
     numba = pytest.importorskip("numba")
     from hlo.numerics.jit_fma import fma_f32, fma_f64

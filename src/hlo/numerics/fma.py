@@ -50,8 +50,8 @@ def _fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         result = np.asarray(s.astype(np.float32))
         # A double rounding can only go wrong where s is exactly an f32 midpoint: the f64 bits
         # below the f32's last one are 1000...0 (normal range), an odd multiple of 2^-150 below it
-        tie = (s.view(np.uint64) & _LOW29) == _HALF29
-        small = np.abs(s) < 2.0**-126
+        tie = np.asarray((s.view(np.uint64) & _LOW29) == _HALF29)  # an array for 0-d operands too
+        small = np.asarray(np.abs(s) < 2.0**-126)
         if small.any():
             tie[small] = np.mod(s[small] * 2.0**150, 2.0) == 1.0
         if tie.any():
