@@ -165,8 +165,9 @@ def test_small_arrays_take_numpy_until_the_loop_is_compiled_aside(monkeypatch: p
     the loop in a background thread, and later calls use it; a large array waits for it."""
     import threading
 
-    from hlo.numerics import odd_rational_loop
+    from hlo.numerics import native_image, odd_rational_loop
 
+    monkeypatch.setattr(native_image, "_loaded", lambda image: None)  # (llvmlite's way: no image)
     monkeypatch.setattr(odd_rational_loop, "_addresses", {})
     monkeypatch.setattr(odd_rational_loop, "_aside", set())
     monkeypatch.setattr(odd_rational, "_numpy_elements", {})
@@ -194,8 +195,9 @@ def test_small_arrays_take_numpy_until_the_loop_is_compiled_aside(monkeypatch: p
 
 @pytest.mark.skipif(not LLVMLITE, reason="llvmlite is not installed")
 def test_a_loop_that_cannot_be_compiled_leaves_numpy_its_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    from hlo.numerics import odd_rational_loop
+    from hlo.numerics import native_image, odd_rational_loop
 
+    monkeypatch.setattr(native_image, "_loaded", lambda image: None)  # (llvmlite's way: no image)
     monkeypatch.setattr(odd_rational_loop, "_addresses", {})
 
     def fail(form: odd_rational.OddRational) -> int:

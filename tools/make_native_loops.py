@@ -8,33 +8,19 @@ for review."""
 
 from __future__ import annotations
 
-import struct
 import sys
 import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import llvmlite.binding as llvm
 
+from elf_link import section_bytes, sections
 from hlo.numerics.libm_loop import loop_ir
 
 TRIPLE = "x86_64-unknown-linux-gnu"
-
-
-def _sections(elf: bytes) -> dict[str, bytes]:
-    """The named sections of a 64-bit little-endian ELF object."""
-    assert elf[:4] == b"\x7fELF" and elf[4] == 2 and elf[5] == 1, "not a 64-bit little-endian ELF"
-    shoff = struct.unpack_from("<Q", elf, 0x28)[0]
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3A)
-    headers = [struct.unpack_from("<IIQQQQ", elf, shoff + k * shentsize) for k in range(shnum)]
-    names_offset = headers[shstrndx][4]
-
-    def name(at: int) -> str:
-        end = elf.index(b"\0", names_offset + at)
-        return elf[names_offset + at : end].decode()
-
-    return {name(h[0]): elf[h[4] : h[4] + h[5]] for h in headers}
 
 
 def compile_loop(width: int, arity: int) -> tuple[bytes, str]:
@@ -44,11 +30,11 @@ def compile_loop(width: int, arity: int) -> tuple[bytes, str]:
     machine = llvm.Target.from_triple(TRIPLE).create_target_machine(
         cpu="x86-64", features="", opt=2, reloc="pic", codemodel="small"
     )
-    sections = _sections(machine.emit_object(module))
-    relocations = [n for n in sections if n.startswith(".rel") and n.endswith(".text")]  # (not .eh_frame)
-    if relocations:
+    elf = machine.emit_object(module)
+    relocations = [s.name for s in sections(elf) if s.name.startswith(".rel") and s.name.endswith(".text")]
+    if relocations:  # (the .eh_frame's do not matter)
         raise SystemExit(f"loop f{width} x{arity}: relocations {relocations}: not position-independent")
-    return sections[".text"], machine.emit_assembly(module)
+    return section_bytes(elf, ".text"), machine.emit_assembly(module)
 
 
 def main() -> None:

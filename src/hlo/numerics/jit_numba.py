@@ -24,7 +24,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from . import jit_blas, jit_linear, jit_scalar, xla_exp, xla_exp_loop, xla_expm1, xla_log_llvm
+from . import jit_blas, jit_linear, jit_scalar, xla_exp, xla_exp_loop, xla_expm1, xla_log_loop
 from .jit_codegen import GENERATOR_VERSION, XLA_LOOPS, LoopSource, cache_dir
 
 _lock = threading.Lock()
@@ -172,7 +172,7 @@ def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
     """The `fp` argument of generated code (a loop's, an entry's): one row (fn, context, auxdata)
     per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear), per C
     math library function (`libm_<op>`, hlo.numerics.libm) and per loop of XLA:CPU's own
-    approximations (`xla_<op>`: hlo.numerics.odd_rational, xla_log_llvm, xla_exp_loop)."""
+    approximations (`xla_<op>`: hlo.numerics.odd_rational, xla_log_loop, xla_exp_loop)."""
     rows = [
         (jit_linear.blas_address(name[6:]), 0, 0)
         if name.startswith("cblas_")
@@ -188,11 +188,11 @@ def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
 
 def approximation_address(name: str, dtype: str) -> int:
     """The compiled loop of XLA:CPU's own approximation `name` (hlo.numerics.odd_rational;
-    log and log1p: hlo.numerics.xla_log_llvm)."""
+    log and log1p: hlo.numerics.xla_log_loop)."""
     if name in ("xla_exp", "xla_expm1", "xla_logistic"):
         return xla_exp_loop.strided_address(name[4:], dtype)
     if name in XLA_LOOPS:
-        return xla_log_llvm.address(name[4:], np.dtype(dtype))
+        return xla_log_loop.address(name[4:], np.dtype(dtype))
     from . import odd_rational, odd_rational_loop
 
     form = odd_rational.named(name, dtype)

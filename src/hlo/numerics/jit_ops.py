@@ -245,7 +245,7 @@ XLA_LOG_OPS = {Op.LOG: "log", Op.LOG1P: "log-plus-one"}
 
 @emits(*XLA_LOG_OPS)
 def xla_log_call(g: Gen, instr: Instruction, args: list[Val]) -> Val:
-    """XLA:CPU's log and log1p: the machine code the interpreter runs (hlo.numerics.xla_log_llvm),
+    """XLA:CPU's log and log1p: the machine code the interpreter runs (hlo.numerics.xla_log_loop),
     called by address per element as the C library's functions are."""
     t = args[0].shape.element_type
     if t not in (PrimitiveType.F32, PrimitiveType.F64):

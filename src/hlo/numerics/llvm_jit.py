@@ -7,23 +7,35 @@ lives in them). Imported only when llvmlite is installed and such a loop is want
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 _lock = threading.Lock()
 _engines: list[Any] = []
 
 
-def compile_ir(text: str, names: Sequence[str], host: bool = True, optimize: bool = False) -> dict[str, int]:
+def compile_ir(
+    text: str,
+    names: Sequence[str],
+    host: bool = True,
+    optimize: bool = False,
+    symbols: Mapping[str, int | None] | None = None,
+) -> dict[str, int]:
     """The addresses of the functions `names` of the module `text`, compiled for this CPU (`host`:
     its vector registers and FMA; else the baseline of its architecture), after LLVM's -O3
     pipeline with loop vectorization when `optimize` (only the code generator otherwise: ~40 ms
-    against ~120 ms). The IR asks for no fast-math, so neither changes a bit of the results."""
+    against ~120 ms); `symbols`: the addresses of functions the IR declares but does not define
+    (C functions, by the names hlo.numerics.native_image's imports use). The IR asks for no
+    fast-math, so neither changes a bit of the results."""
     import llvmlite.binding as llvm
 
     with _lock:
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
+        for name, address in (symbols or {}).items():
+            if address is None:
+                raise RuntimeError(f"{name}: no such C function here")
+            llvm.add_symbol(name, address)
         parsed = llvm.parse_assembly(text)
         parsed.verify()
         target = llvm.Target.from_default_triple()

@@ -7,16 +7,15 @@ went through ctypes at ~0.3 us an element.
 
 The bytes are LLVM's code for libm_loop.loop_ir, compiled for the baseline x86-64 CPU,
 position-independent (tools/make_native_loops.py makes them and prints their assembly, which
-is kept beside each). Elsewhere (other CPUs or calling conventions), or where the system
-refuses executable memory, `address` gives None and libm_loop compiles with llvmlite."""
+is kept beside each). Elsewhere (other CPUs or calling conventions), where the system
+refuses executable memory or with `HLO_NATIVE_CODE=off`, `address` gives None and libm_loop
+compiles with llvmlite."""
 
 from __future__ import annotations
 
-import ctypes
 import functools
-import mmap
-import platform
-import sys
+
+from . import executable_memory
 
 # (width in bits, operands) -> `void loop(function, n, x[, y], out)`, System V x86-64
 LOOPS: dict[tuple[int, int], bytes] = {
@@ -70,39 +69,12 @@ def address(width: int, arity: int) -> int | None:
     return None if mapped is None else mapped.get((width, arity))
 
 
-def _supported() -> bool:
-    return (
-        sys.platform.startswith("linux")
-        and platform.machine() in ("x86_64", "amd64")
-        and sys.maxsize > 2**32
-        and hasattr(mmap, "PROT_EXEC")
-    )
-
-
-_keep: list[object] = []  # (the mapping lives as long as the process)
-
-
 @functools.cache
 def _mapped() -> dict[tuple[int, int], int] | None:
-    """Every loop in one page, made read-only and executable; None if the system says no."""
-    if not _supported():
-        return None
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        protect = libc.mprotect
-        protect.argtypes, protect.restype = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int], ctypes.c_int
-        offsets, size = {}, 0
-        for key, code in LOOPS.items():
-            offsets[key], size = size, size + (len(code) + _ALIGN - 1) // _ALIGN * _ALIGN
-        length = (size + mmap.PAGESIZE - 1) // mmap.PAGESIZE * mmap.PAGESIZE
-        memory = mmap.mmap(-1, length, prot=mmap.PROT_READ | mmap.PROT_WRITE)
-        for key, code in LOOPS.items():
-            memory[offsets[key] : offsets[key] + len(code)] = code
-        anchor = ctypes.c_char.from_buffer(memory)
-        base = ctypes.addressof(anchor)
-        if protect(base, length, mmap.PROT_READ | mmap.PROT_EXEC) != 0:
-            return None
-    except (OSError, AttributeError, ValueError):
-        return None
-    _keep.extend((memory, anchor))
-    return {key: base + offset for key, offset in offsets.items()}
+    """Every loop in one mapping, each on a 64-byte boundary; None if it cannot run here."""
+    offsets, code = {}, bytearray()
+    for key, loop in LOOPS.items():
+        offsets[key] = len(code)
+        code.extend(loop + b"\0" * (-len(loop) % _ALIGN))
+    base = executable_memory.map_code(bytes(code))
+    return None if base is None else {key: base + offset for key, offset in offsets.items()}

@@ -105,12 +105,15 @@ def named(name: str, dtype: str) -> OddRational | None:
 
 
 def _compiled(form: OddRational, size: int) -> bool:
-    """Whether the compiled loop runs a call of this size: llvmlite installed, and the loop
-    ready or the array large; else the call counts towards compiling the loop aside."""
+    """Whether the loop runs a call of this size: made ahead of time (hlo.numerics.native_image),
+    or llvmlite installed and the loop ready or the array large; else the call counts towards
+    compiling the loop aside."""
+    from . import native_image, odd_rational_loop
+
+    if native_image.available(native_image.APPROXIMATIONS):
+        return True
     if not _llvmlite_installed():
         return False
-    from . import odd_rational_loop
-
     if odd_rational_loop.usable(form) is not None:
         return bool(odd_rational_loop.usable(form))
     size *= 1 if form.dtype == "float32" else F64_WEIGHT

@@ -5,7 +5,8 @@ FMA rounds once. Each loop has the signature of NumPy's strided loops (context, 
 dimensions, strides, auxdata): the interpreter calls it through ctypes and the compiled tiers'
 generated code calls it as it calls a ufunc's loop (hlo.numerics.jit_numba.pointers).
 
-Imported only when llvmlite is installed and such a loop runs. ctypes lets go of the GIL, so a
+Made ahead of time where hlo.numerics.native_image runs; else compiled when llvmlite is
+installed and such a loop runs. ctypes lets go of the GIL, so a
 long array is split between the cores this thread may use, each part in this thread's
 flush-to-zero mode."""
 
@@ -18,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from . import subnormals, threads
+from . import native_image, subnormals, threads
 from .odd_rational import OddRational
 
 SPLIT_ELEMENTS = 1 << 19  # per thread: ~1 ms of work, above a split's cost
@@ -153,11 +154,19 @@ def address(form: OddRational) -> int:
 
 
 def _compile(form: OddRational) -> int:
-    """Compile the loop with llvmlite (under `_lock`) for the host's features: its FMA
-    instruction and vector registers."""
+    """The loop made ahead of time, else compiled with llvmlite (under `_lock`) for the host's
+    features: its FMA instruction and vector registers."""
+    made = native_image.function(native_image.APPROXIMATIONS, module(form), "loop")
+    if made is not None:
+        return made
     from . import llvm_jit
 
     return llvm_jit.compile_ir(loop_ir(form), ["loop"])["loop"]
+
+
+def module(form: OddRational) -> str:
+    """The loop's module name in the native image."""
+    return f"odd_rational/{form.name}"
 
 
 def run(form: OddRational, flat: np.ndarray, out: np.ndarray, flush: bool) -> bool:

@@ -1,9 +1,9 @@
 """XLA:CPU's exp and its expm1's tanh (hlo.numerics.xla_exp, xla_expm1) as machine code for the
 interpreter's large arrays: the same steps written as LLVM IR with `llvm.fma` where XLA:CPU's
-code has an FMA, compiled by llvmlite (numba's LLVM binding, ~0.1 s to load) for this CPU, and
-inlined into a loop LLVM vectorizes (each lane the same scalar steps: the same bits), split
-between the thread's cores. NumPy needs ~60 passes for one exp; this is one. Where llvmlite is missing the
-NumPy forms run."""
+code has an FMA, inlined into a loop LLVM vectorizes (each lane the same scalar steps: the same bits), split
+between the thread's cores; made ahead of time (hlo.numerics.native_image) where that runs, else
+compiled by llvmlite (numba's LLVM binding, ~0.1 s to load) for this CPU. NumPy needs ~60
+passes for one exp; this is one. Where neither is at hand the NumPy forms run."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import threads
+from . import native_image, threads
 from .xla_exp import C1_32, C1_64, C2_32, C2_64, HI32, HI64, LO32, LO64, LOG2E32, LOG2E64, P32, P64, Q64
 from .xla_expm1 import LIMIT32, LIMIT64, TANH_P32, TANH_P64, TANH_Q32, TANH_Q64
 
@@ -24,8 +24,11 @@ SPLIT_ELEMENTS = 1 << 19  # per thread: ~1 ms, well above a split's cost
 
 
 def takes(size: int) -> bool:
-    """Whether an array of `size` elements runs compiled: llvmlite installed, and the array is
-    large or llvmlite is loaded already (its load costs a first result ~0.1 s)."""
+    """Whether an array of `size` elements runs as machine code: it is made ahead of time
+    (hlo.numerics.native_image), or llvmlite is installed and the array is large or llvmlite is
+    loaded already (its load costs a first result ~0.1 s)."""
+    if native_image.available(native_image.APPROXIMATIONS):
+        return True
     return _installed() and (size >= MIN_ELEMENTS or "llvmlite.binding" in sys.modules)
 
 
@@ -56,15 +59,24 @@ def _installed() -> bool:
 
 @functools.cache
 def _compiled(name: str) -> tuple[Any, int]:
-    """The compiled `loop_<name>(n, x, out)` as a ctypes function and the address of its
-    `strided_<name>`: one module per function, compiled when first needed (~0.1-0.3 s each;
-    LLVM inlines the function into its loop and vectorizes it, each lane the same steps)."""
-    from . import llvm_jit
+    """The machine code of `loop_<name>(n, x, out)` as a ctypes function and the address of its
+    `strided_<name>`: made ahead of time, or compiled from one module per function when first
+    needed (~0.1-0.3 s each; LLVM inlines the function into its loop and vectorizes it, each
+    lane the same steps)."""
+    names = [f"loop_{name}", f"strided_{name}"]
+    found = native_image.functions(native_image.APPROXIMATIONS, module(name), names)
+    if found is None:
+        from . import llvm_jit
 
-    found = llvm_jit.compile_ir(module_ir(name), [f"loop_{name}", f"strided_{name}"], optimize=True)
+        found = llvm_jit.compile_ir(module_ir(name), names, optimize=True)
     pointer = ctypes.c_void_p
-    loop = ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer)(found[f"loop_{name}"])
-    return loop, found[f"strided_{name}"]
+    loop = ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer)(found[names[0]])
+    return loop, found[names[1]]
+
+
+def module(name: str) -> str:
+    """The module's name in the native image."""
+    return f"xla_exp/{name}"
 
 
 def module_ir(name: str) -> str:

@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import sys
 from typing import Any
 
 import numpy as np
 
-from . import libm
+from . import libm, xla_log_loop
 from .fma import fma as exact_fma
 
 F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -94,9 +93,7 @@ def log(x: np.ndarray) -> Any:
     if x.dtype == F64:  # (the C library's loop already: no machine code to compile)
         return log_f64(x)
     if compiled("log", x):
-        from . import xla_log_llvm
-
-        return xla_log_llvm.apply("log", x)
+        return xla_log_loop.apply("log", x)
     return log_f32(x)
 
 
@@ -106,24 +103,19 @@ def log1p(x: np.ndarray) -> Any:
     if x.dtype not in (F32, F64) or (x.dtype == F64 and libm.function("log", F64) is None):
         return np.log1p(x)
     if compiled("log-plus-one", x):
-        from . import xla_log_llvm
-
-        return xla_log_llvm.apply("log-plus-one", x)
+        return xla_log_loop.apply("log-plus-one", x)
     if x.dtype == F32:
         return _log1p(x, LOG1P_P32, LOG1P_Q32, LOG1P_SMALL32, log_f32)
     return _log1p(x, LOG1P_P64, LOG1P_Q64, LOG1P_SMALL64, log_f64)
 
 
 def compiled(op: str, x: np.ndarray) -> bool:
-    """Whether the machine code of hlo.numerics.xla_log_llvm computes x's elements: llvmlite is
-    installed, and x is large or the code is compiled already (loading llvmlite and compiling
-    one op for one type take ~0.1 s, the NumPy form ~0.5 us an element)."""
-    if not llvmlite_installed():
-        return False
-    if x.size >= COMPILED_MIN_ELEMENTS:
+    """Whether machine code (hlo.numerics.xla_log_loop) computes x's elements: it is at hand
+    (made ahead of time, or compiled already), or llvmlite is installed and x is large (loading
+    llvmlite and compiling one op for one type take ~0.1 s, the NumPy form ~0.5 us an element)."""
+    if xla_log_loop.ready(op, x.dtype):
         return True
-    machine_code = sys.modules.get(f"{__package__}.xla_log_llvm")  # (not imported: nothing compiled)
-    return machine_code is not None and bool(machine_code.ready(op, x.dtype))
+    return llvmlite_installed() and x.size >= COMPILED_MIN_ELEMENTS
 
 
 @functools.cache

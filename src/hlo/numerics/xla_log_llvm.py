@@ -1,26 +1,22 @@
-"""XLA:CPU's log and log1p (hlo.numerics.xla_log) as machine code, built with llvmlite (numba's
+"""The LLVM IR of XLA:CPU's log and log1p (hlo.numerics.xla_log), built with llvmlite (numba's
 LLVM binding) from the same operations XLA:CPU's IR holds: `llvm.fma` where LLVM fused a multiply
 and an add in XLA:CPU's code, the other multiplies and adds single (no fast-math flags, so LLVM
 fuses nothing more). One scalar function per op and type (`xla_log_f32`, ...; the compiled tiers
 call them by address, as they call the C library's functions) and a loop over arrays of each,
-which LLVM vectorizes: the NumPy form of hlo.numerics.xla_log takes ~20 passes of an exact FMA
-in NumPy per element, this ~1 ns. Subnormal inputs are flushed by their bits (whatever the
-CPU's mode), as XLA:CPU's flush-to-zero mode reads them. Imported only when llvmlite is installed."""
+which LLVM vectorizes (hlo.numerics.xla_log_loop runs them: made ahead of time, or compiled from
+this IR). Subnormal inputs are flushed by their bits (whatever the CPU's mode), as XLA:CPU's
+flush-to-zero mode reads them. Imported only when llvmlite is installed."""
 
 from __future__ import annotations
 
-import ctypes
-import functools
-import threading
 from typing import Any
 
 import numpy as np
 from llvmlite import ir
 
-from . import libm, threads, xla_log
+from . import xla_log
 
-SPLIT_ELEMENTS = 1 << 19  # per thread: ~0.5 ms of work, well above a split's cost
-_lock = threading.Lock()
+IMPORTS = ("hlo_libm_log_f64",)  # the C functions the code calls (hlo.numerics.native_image)
 
 
 class _Emit:
@@ -83,13 +79,11 @@ class _Emit:
         return fn
 
     def log_f64(self) -> ir.Function:
-        """The C library's log of the flushed input; a NaN of a non-NaN input made positive."""
+        """The C library's log of the flushed input (called by name: IMPORTS); a NaN of a
+        non-NaN input made positive."""
         fn, b = self.function("xla_log_f64")
         x = self.flushed(b, fn.args[0])
-        address = ctypes.cast(libm.function("log", np.dtype(np.float64)), ctypes.c_void_p).value
-        c_log = b.inttoptr(
-            ir.Constant(ir.IntType(64), address), ir.FunctionType(self.real, [self.real]).as_pointer()
-        )
+        c_log = ir.Function(self.module, ir.FunctionType(self.real, [self.real]), IMPORTS[0])
         result = b.call(c_log, [x])
         odd = b.and_(b.fcmp_unordered("uno", result, result), b.fcmp_ordered("ord", x, x))
         b.ret(b.select(odd, self.bits(b, 0x7FF8000000000000), result))
@@ -147,66 +141,12 @@ class _Emit:
         ir.IRBuilder(done).ret_void()
 
 
-_compiled: dict[tuple[str, int], dict[str, int]] = {}
-
-
-def _compile(op: str, width: int) -> dict[str, int]:
-    """The addresses of op's scalar function and loop for floats of `width` bits, by name
-    (compiled once per process, each op and type alone: ~50 ms each)."""
-    import llvmlite.binding as llvm
-
-    from . import llvm_jit
-
-    with _lock:
-        if (op, width) in _compiled:
-            return _compiled[(op, width)]
-        module = ir.Module(name=f"hlo_xla_{op}_{width}")
-        module.triple = llvm.get_process_triple()
-        emit = _Emit(module, width)
-        log = emit.log_f32() if width == 32 else emit.log_f64()
-        scalar = log if op == "log" else emit.log1p(log)
-        emit.loop(scalar)
-        names = (scalar.name, f"loop_{scalar.name}")
-        _compiled[(op, width)] = llvm_jit.compile_ir(str(module), names, optimize=True)
-        return _compiled[(op, width)]
-
-
-def ready(op: str, dtype: np.dtype) -> bool:
-    """Whether op's machine code for this type is compiled already."""
-    return (op, 8 * dtype.itemsize) in _compiled
-
-
-def name(op: str, dtype: np.dtype) -> str:
-    """The scalar function of HLO op `op` ("log", "log-plus-one") for f32/f64 values."""
-    return f"xla_{'log' if op == 'log' else 'log1p'}_f{8 * dtype.itemsize}"
-
-
-def address(op: str, dtype: np.dtype) -> int:
-    """The address of the scalar function (a float in, a float out: the tiers' calls)."""
-    return _compile(op, 8 * dtype.itemsize)[name(op, dtype)]
-
-
-@functools.cache
-def _loop(op: str, dtype: np.dtype) -> Any:
-    pointer = ctypes.c_void_p
-    loop = _compile(op, 8 * dtype.itemsize)[f"loop_{name(op, dtype)}"]
-    return ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer)(loop)
-
-
-def apply(op: str, x: np.ndarray) -> np.ndarray:
-    """`op` of each element of x (f32 or f64), split between the cores this thread may use when
-    each gets SPLIT_ELEMENTS or more."""
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty_like(flat)
-    loop = _loop(op, flat.dtype)
-    size = flat.itemsize
-
-    def part(r0: int, r1: int) -> None:
-        loop(r1 - r0, flat.ctypes.data + r0 * size, out.ctypes.data + r0 * size)
-
-    parts = min(threads.share(), max(1, flat.size // SPLIT_ELEMENTS))
-    if parts <= 1:
-        part(0, flat.size)
-    else:
-        threads.split_rows(part, flat.size, parts, ())
-    return out.reshape(np.shape(x))
+def module_ir(op: str, width: int) -> str:
+    """The IR of op's ("log", "log-plus-one") scalar function `xla_log_f32` (..., `xla_log1p_f64`)
+    and its loop `loop_xla_log_f32`, for floats of `width` bits; f64 calls the C library's log
+    as IMPORTS[0]."""
+    module = ir.Module(name=f"hlo_xla_{op}_{width}")
+    emit = _Emit(module, width)
+    log = emit.log_f32() if width == 32 else emit.log_f64()
+    emit.loop(log if op == "log" else emit.log1p(log))
+    return str(module)

@@ -1,0 +1,23 @@
+"""What hlo.numerics.native_image's approximation image holds: each module's name there, its LLVM
+IR (the IR the loops compile from with llvmlite when no image runs) and whether LLVM's
+optimization pipeline runs on it. Read by tools/make_native_image.py, which makes the image, and
+by the test that the image is the IR of today's code. Needs llvmlite."""
+
+from __future__ import annotations
+
+from . import odd_rational_loop, xla_erf, xla_exp_loop, xla_log_llvm, xla_log_loop, xla_tanh
+
+
+def approximations() -> dict[str, tuple[str, bool]]:
+    """module name -> (IR text, optimize), as each loop module compiles it."""
+    found: dict[str, tuple[str, bool]] = {}
+    for function in ("exp", "expm1", "logistic", "tanh"):
+        for width in (32, 64):
+            name = f"{function}_{width}"
+            found[xla_exp_loop.module(name)] = (xla_exp_loop.module_ir(name), True)
+    for op in ("log", "log-plus-one"):
+        for width in (32, 64):
+            found[xla_log_loop.module(op, width)] = (xla_log_llvm.module_ir(op, width), True)
+    for form in (*xla_tanh.FORMS.values(), xla_erf.F32):
+        found[odd_rational_loop.module(form)] = (odd_rational_loop.loop_ir(form), False)
+    return found
