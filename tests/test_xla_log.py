@@ -1,7 +1,8 @@
 """XLA:CPU's log and log1p (numerics/xla_log.py): both forms, NumPy's with the exact FMA and the
 machine code (numerics/xla_log_loop.py: made ahead of time, or llvmlite's from xla_log_llvm.py),
-give XLA:CPU's bits on the fixture tests/golden/ops/exact_log.npz (tools/make_exactness_fixtures.py, family "log"), in the CPU's
-flush-to-zero mode and with software flushing."""
+give XLA:CPU's bits on the fixture tests/golden/ops/exact_log.npz
+(tools/make_exactness_fixtures.py, family "log"), in the CPU's flush-to-zero mode and with
+software flushing."""
 
 from __future__ import annotations
 
