@@ -29,7 +29,7 @@ from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
 from . import libm_fold, odd_rational
-from .jit_inplace import reuse_state_buffers
+from .jit_inplace import reuse_state_buffers, unchanged_leaves
 
 P = PrimitiveType
 log = logging.getLogger("hlo.jit")
@@ -142,6 +142,24 @@ class Gen:
         self.functions: dict[str, str] = {}  # called computation -> its generated function
         self.extra: list[list[str]] = []  # the sources of those functions
         self.result_rank = -1  # the rank of the instruction being emitted
+        # a loop's state leaves its body hands on unchanged (their variables), and what is
+        # computed from them alone once before the loop (by key: each once)
+        self.invariant: set[str] = set()
+        self.prologue: list[str] = []
+        self.hoisted: dict[tuple[Any, ...], str] = {}
+
+    def before_loop(self, key: tuple[Any, ...], emit: Callable[[], str]) -> str:
+        """The variable of a value `emit` writes from invariant state leaves alone, written
+        once before the loop instead of in every iteration (a dot's flushed copy of a weight
+        matrix, which an RNN's scan would otherwise make each step)."""
+        if key not in self.hoisted:
+            saved, indent = self.lines, self.indent
+            self.lines, self.indent = self.prologue, 1
+            try:
+                self.hoisted[key] = emit()
+            finally:
+                self.lines, self.indent = saved, indent
+        return self.hoisted[key]
 
     def name(self, prefix: str = "v") -> str:
         self.count += 1
@@ -315,6 +333,7 @@ def loop_source(
         check_shape(state)
         leaves, tupled = _state_vals(state)
         g = Gen(module, flush, folded)
+        g.invariant = {leaves[k].var for k in unchanged_leaves(module.computation(body))} if tupled else set()
         wrap = (lambda v: Val(state, items=v)) if tupled else (lambda v: v[0])
         g.indent = 2
         cond = g.computation(module.computation(condition), [wrap(leaves)])
@@ -344,6 +363,7 @@ def loop_source(
         f"def loop({params}, {consts}fp, limit):",
         *unpack,
         *(f"    {v} = {v}.copy()" for v in owned),  # (updated in place: never the caller's arrays)
+        *g.prologue,
         "    count = 0",
         "    done = False",
         "    while True:",

@@ -3,11 +3,16 @@ dynamic-update-slice copies its operand (values are immutable), which for a scan
 outputs ([steps, ...] written one row per iteration) copies the whole stack every iteration.
 When the operand is a state leaf that nothing reads after the update and the updated array
 becomes that same leaf (and no other), the copy is dropped and the leaf is copied once per call
-of the compiled loop instead, so the caller's arrays are never written."""
+of the compiled loop instead, so the caller's arrays are never written. And the leaves a body
+hands on unchanged (a scan's weights), whose derived copies the generator makes once before
+the loop (Gen.before_loop)."""
 
 from __future__ import annotations
 
 import re
+
+from ..ir.computation import Computation
+from ..ir.opcode import Opcode
 
 _COPY = re.compile(r"(\s*)(v\d+) = (s\d+)\.copy\(\)")
 
@@ -34,3 +39,23 @@ def reuse_state_buffers(lines: list[str], leaves: list[str], base: str) -> tuple
         lines[k] = f"{base}{var} = {leaf}"
         owned.append(leaf)
     return lines, owned
+
+
+def unchanged_leaves(body: Computation) -> list[int]:
+    """The positions of the tuple state that a loop body hands on as it got them (its root's
+    k-th operand is element k of its parameter)."""
+    by_name = {i.name: i for i in body.instructions}
+    root = by_name[body.root_name]
+    if root.opcode is not Opcode.TUPLE or len(body.parameters) != 1:
+        return []
+    param = body.parameters[0].name
+    found = []
+    for k, operand in enumerate(root.operands):
+        source = by_name[operand]
+        if (
+            source.opcode is Opcode.GET_TUPLE_ELEMENT
+            and source.operands == (param,)
+            and source.attrs.get("index") == k
+        ):
+            found.append(k)
+    return found

@@ -66,6 +66,13 @@ def _canonical(g: Gen, x: Val, order: tuple[int, ...], t: PrimitiveType) -> str:
     dims = x.shape.dimensions
     if order == tuple(range(len(dims))) and not (g.flush and t.is_floating_point) and not x.scalar:
         return x.var
+    if x.var in g.invariant and not x.scalar:  # (a loop's weights: copied once, before it)
+        return g.before_loop(("canonical", x.var, order), lambda: _copy(g, x, order, t))
+    return _copy(g, x, order, t)
+
+
+def _copy(g: Gen, x: Val, order: tuple[int, ...], t: PrimitiveType) -> str:
+    dims = x.shape.dimensions
     var = g.new_array(x.shape)
     names, flat = g.loops(tuple(dims[d] for d in order))
     source = flat_index([names[order.index(d)] for d in range(len(dims))], dims)
