@@ -530,3 +530,60 @@ def test_a_loops_unchanged_weights_are_copied_once_before_it(flush: bool) -> Non
     on = hlo.run(module, *args, jit="eager", flush_denormals=flush)
     assert_same_bits(off, on)
     assert np.array_equal(on[2].view(np.uint32), args[2].view(np.uint32))
+
+
+CHAIN_LOOP = """HloModule chain
+
+%cond (s: (s32[], f32[8], f32[8])) -> pred[] {
+  %s = (s32[], f32[8], f32[8]) parameter(0)
+  %i = s32[] get-tuple-element(%s), index=0
+  %n = s32[] constant(4)
+  ROOT %lt = pred[] compare(%i, %n), direction=LT
+}
+
+%body (s: (s32[], f32[8], f32[8])) -> (s32[], f32[8], f32[8]) {
+  %s = (s32[], f32[8], f32[8]) parameter(0)
+  %i = s32[] get-tuple-element(%s), index=0
+  %a = f32[8] get-tuple-element(%s), index=1
+  %b = f32[8] get-tuple-element(%s), index=2
+  %one = s32[] constant(1)
+  %j = s32[] add(%i, %one)
+  %m = f32[8] multiply(%a, %b)
+  %s1 = f32[8] sine(%a)
+  %c = f32[8] constant({0.5, -2, 3, 1e-40, -1e-40, 0, 1e30, -7})
+  %t = f32[8] multiply(%s1, %c)
+  %u = f32[8] add(%m, %t)
+  %v = f32[8] maximum(%u, %b)
+  %w = f32[8] subtract(%v, %m)
+  ROOT %r = (s32[], f32[8], f32[8]) tuple(%j, %w, %u)
+}
+
+ENTRY %main (i: s32[], a: f32[8], b: f32[8]) -> (s32[], f32[8], f32[8]) {
+  %i = s32[] parameter(0)
+  %a = f32[8] parameter(1)
+  %b = f32[8] parameter(2)
+  %s = (s32[], f32[8], f32[8]) tuple(%i, %a, %b)
+  ROOT %loop = (s32[], f32[8], f32[8]) while(%s), condition=%cond, body=%body
+}
+"""
+
+
+@pytest.mark.parametrize("flush", [True, False])
+def test_a_chain_of_elementwise_ops_runs_as_one_loop(flush: bool) -> None:
+    """Values used once by another elementwise op are not written out: the body's six ops run
+    as three loops (m and u are read twice, w is a state leaf; sine, t and v go into their
+    users' loops), each op still rounded to its type: the interpreter's bits."""
+    module = hlo.parse_module(CHAIN_LOOP)
+    instr = next(i for i in module.entry.instructions if i.opcode.text == "while")
+    source = loop_tier.loop_source(module, instr.attrs["condition"], instr.attrs["body"], instr.shape, flush)
+    assert source is not None
+    body = source.source.split("while True:")[1]
+    assert body.count("in range(8):") == 3  # m, u, w: not s1, t, v
+    tiny = float(np.finfo(np.float32).tiny)
+    a = np.array([1.5, -0.0, tiny / 3, np.inf, np.nan, 3e38, -2.5, 1e-3], np.float32)
+    b = np.array([tiny / 2, 2, -1, 0.5, 1, 2, -np.inf, 0], np.float32)
+    args = [np.array(0, np.int32), a, b]
+    assert_same_bits(
+        hlo.run(module, *args, jit="off", flush_denormals=flush),
+        hlo.run(module, *args, jit="eager", flush_denormals=flush),
+    )

@@ -65,11 +65,14 @@ class Unsupported(Exception):
 
 @dataclass
 class Val:
-    """A value while generating: a variable of a static shape, or a tuple of values."""
+    """A value while generating: a variable of a static shape, or a tuple of values, or (an
+    elementwise op's result its one elementwise user reads) an expression of each element,
+    written into that user's loop instead of an array of its own."""
 
     shape: Shape
     var: str = ""
     items: list[Val] = field(default_factory=list)
+    element: Callable[[str], str] | None = None
 
     @property
     def scalar(self) -> bool:
@@ -81,6 +84,8 @@ class Val:
 
     def at(self, index: str) -> str:
         """The element at a flat index (a scalar is itself everywhere)."""
+        if self.element is not None:
+            return self.element(index)
         return self.var if self.scalar else f"{self.var}[{index}]"
 
 
@@ -102,14 +107,20 @@ def check_shape(shape: Shape) -> None:
 
 Emitter = Callable[["Gen", Instruction, list[Val]], Val]
 EMITTERS: dict[Opcode, Emitter] = {}
+# ops whose emitters read their operands only by Val.at inside one Gen.elementwise: a chain of
+# them shares one loop (each value used once), as XLA's loop fusion runs it
+ELEMENTWISE: set[Opcode] = set()
 
 
-def emits(*opcodes: Opcode) -> Callable[[Emitter], Emitter]:
-    """Register the emitter of some opcodes (hlo.numerics.jit_ops, jit_data_ops)."""
+def emits(*opcodes: Opcode, elementwise: bool = False) -> Callable[[Emitter], Emitter]:
+    """Register the emitter of some opcodes (hlo.numerics.jit_ops, jit_data_ops); `elementwise`:
+    it reads its operands only element by element in one Gen.elementwise (ELEMENTWISE)."""
 
     def register(fn: Emitter) -> Emitter:
         for op in opcodes:
             EMITTERS[op] = fn
+            if elementwise:
+                ELEMENTWISE.add(op)
         return fn
 
     return register
@@ -145,6 +156,9 @@ class Gen:
         # a loop's state leaves its body hands on unchanged (their variables), and what is
         # computed from them alone once before the loop (by key: each once)
         self.invariant: set[str] = set()
+        # whether the instruction being emitted may leave its elementwise result unwritten
+        # (Val.element): its one user is elementwise too, so the two share one loop
+        self.defer = False
         self.prologue: list[str] = []
         self.hoisted: dict[tuple[Any, ...], str] = {}
 
@@ -188,17 +202,36 @@ class Gen:
 
     def elementwise(self, shape: Shape, args: list[Val], expr: Callable[..., str]) -> Val:
         """A result computed element by element from the operands' elements (scalar operands
-        are broadcast); `expr` gets the operands' element expressions."""
+        are broadcast); `expr` gets the operands' element expressions. Each op's value is
+        rounded to its type (`t(...)`), in one loop with its users' or not: the same bits."""
         t = type_name(shape.element_type)
         if shape.rank == 0:
             var = self.name()
             self.line(f"{var} = {t}({expr(*(a.var for a in args))})")
             return Val(shape, var)
-        var = self.new_array(shape)
+        rank = self.result_rank
+
+        def element(index: str) -> str:
+            saved, self.result_rank = self.result_rank, rank  # (the expression as this op's)
+            try:
+                return f"{t}({expr(*(a.at(index) for a in args))})"
+            finally:
+                self.result_rank = saved
+
+        if self.defer:
+            self.defer = False
+            return Val(shape, element=element)
+        return self.written(Val(shape, element=element))
+
+    def written(self, value: Val) -> Val:
+        """`value` as an array variable (an element expression written out in a loop)."""
+        if value.element is None:
+            return value
+        var = self.new_array(value.shape)
         index = self.name("i")
-        self.line(f"for {index} in range({shape.element_count}):")
-        self.line(f"    {var}[{index}] = {t}({expr(*(a.at(index) for a in args))})")
-        return Val(shape, var)
+        self.line(f"for {index} in range({value.shape.element_count}):")
+        self.line(f"    {var}[{index}] = {value.element(index)}")
+        return Val(value.shape, var)
 
     def loops(self, dims: tuple[int, ...]) -> tuple[list[str], str]:
         """Open nested loops over `dims` (row-major); the indices and the flat index."""
@@ -216,12 +249,33 @@ class Gen:
     def computation(self, comp: Computation, params: list[Val]) -> Val:
         """Emit every live instruction of a computation inline; its root's value."""
         values: dict[str, Val] = {}
-        for instr in live_instructions(comp):
+        live = live_instructions(comp)
+        users: dict[str, list[Opcode]] = {}
+        for instr in live:
+            for o in instr.operands:
+                users.setdefault(o, []).append(instr.opcode)
+        for instr in live:
             check_shape(instr.shape)
             if instr.opcode is Opcode.PARAMETER:
                 values[instr.name] = params[instr.attrs.get("parameter_number", 0)]
                 continue
-            values[instr.name] = self.emit(instr, [values[o] for o in instr.operands])
+            args = [values[o] for o in instr.operands]
+            if instr.opcode not in ELEMENTWISE:
+                args = [self.written(a) for a in args]
+            found = users.get(instr.name, [])
+            offer = (
+                instr.opcode in ELEMENTWISE
+                and instr.name != comp.root_name
+                and len(found) == 1
+                and found[0] in ELEMENTWISE
+            )
+            self.defer = offer
+            try:
+                value = self.emit(instr, args)
+            finally:
+                self.defer = False
+            # (an emitter may hand on a deferred operand, a convert to the same type does)
+            values[instr.name] = value if offer else self.written(value)
         return values[comp.root_name]
 
     def emit(self, instr: Instruction, args: list[Val]) -> Val:

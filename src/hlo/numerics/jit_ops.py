@@ -152,7 +152,7 @@ def _operand_types(g: Gen, instr: Instruction, args: list[Val]) -> PrimitiveType
     return types.pop()
 
 
-@emits(*BINARY)
+@emits(*BINARY, elementwise=True)
 def binary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     t = _operand_types(g, instr, args)
     make = BINARY[instr.opcode]
@@ -201,7 +201,7 @@ UNARY: dict[Opcode, Callable[[Gen, PrimitiveType, str], str]] = {
 }
 
 
-@emits(*UNARY)
+@emits(*UNARY, elementwise=True)
 def unary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     t = args[0].shape.element_type
     make = UNARY[instr.opcode]
@@ -225,7 +225,7 @@ UFUNCS = {
 LIBM_OPS = {Op.SIN: "sine", Op.COS: "cosine", Op.TAN: "tan", Op.CBRT: "cbrt"}
 
 
-@emits(*LIBM_OPS)
+@emits(*LIBM_OPS, elementwise=True)
 def libm_call(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     """The C library's function by address, one call per element (as the interpreter computes
     it, hlo.numerics.libm)."""
@@ -243,7 +243,7 @@ def libm_call(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 XLA_LOG_OPS = {Op.LOG: "log", Op.LOG1P: "log-plus-one"}
 
 
-@emits(*XLA_LOG_OPS)
+@emits(*XLA_LOG_OPS, elementwise=True)
 def xla_log_call(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     """XLA:CPU's log and log1p: the machine code the interpreter runs (hlo.numerics.xla_log_loop),
     called by address per element as the C library's functions are."""
@@ -293,7 +293,7 @@ def round_afz(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 _DIRECTIONS = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
 
 
-@emits(Op.COMPARE)
+@emits(Op.COMPARE, elementwise=True)
 def compare(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     if instr.attrs.get("type") is ComparisonType.TOTALORDER:
         raise Unsupported("total-order compare")
@@ -303,12 +303,12 @@ def compare(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     return g.elementwise(instr.shape, args, lambda a, b: f"{a} {op} {b}")
 
 
-@emits(Op.SELECT)
+@emits(Op.SELECT, elementwise=True)
 def select(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     return g.elementwise(instr.shape, args, lambda p, a, b: f"{a} if {p} else {b}")
 
 
-@emits(Op.CLAMP)
+@emits(Op.CLAMP, elementwise=True)
 def clamp(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     """min(max(x, low), high) with XLA's max and min, the selected value flushed (as the
     interpreter's clamp)."""
@@ -344,7 +344,7 @@ def _convert(g: Gen, s: PrimitiveType, t: PrimitiveType, a: str) -> str:
     return a
 
 
-@emits(Op.CONVERT)
+@emits(Op.CONVERT, elementwise=True)
 def convert(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     s, t = args[0].shape.element_type, instr.shape.element_type
     if s is t:
