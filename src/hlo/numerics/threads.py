@@ -12,6 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
+
 from ..errors import EvalError
 from . import subnormals
 
@@ -86,3 +88,22 @@ def _pool(workers: int) -> ThreadPoolExecutor:
             _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="hlo-split")
             size = workers
         return _pools[size]
+
+
+def unary_loop(loop: Callable[[int, int, int], None], x: np.ndarray, split_elements: int) -> np.ndarray:
+    """A compiled loop `loop(n, x_address, out_address)` over x's elements (made contiguous),
+    split between the cores this thread may use when each gets `split_elements` or more (the
+    loop gives up the GIL: a ctypes function)."""
+    flat = np.ascontiguousarray(x).reshape(-1)
+    out = np.empty_like(flat)
+    size = flat.itemsize
+
+    def part(r0: int, r1: int) -> None:
+        loop(r1 - r0, flat.ctypes.data + r0 * size, out.ctypes.data + r0 * size)
+
+    parts = min(share(), max(1, flat.size // split_elements))
+    if parts <= 1:
+        part(0, flat.size)
+    else:
+        split_rows(part, flat.size, parts, ())
+    return out.reshape(np.shape(x))

@@ -36,20 +36,7 @@ def apply(name: str, x: np.ndarray) -> np.ndarray:
     """`name` ("exp", "tanh", "expm1" or "logistic") of a contiguous f32 or f64 array, element
     by element, split between the cores this thread may use when each gets SPLIT_ELEMENTS or
     more."""
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty_like(flat)
-    loop = _compiled(f"{name}_{flat.dtype.itemsize * 8}")[0]
-    size = out.itemsize
-
-    def part(r0: int, r1: int) -> None:
-        loop(r1 - r0, flat.ctypes.data + r0 * size, out.ctypes.data + r0 * size)
-
-    parts = min(threads.share(), max(1, out.size // SPLIT_ELEMENTS))
-    if parts <= 1:
-        part(0, out.size)
-    else:
-        threads.split_rows(part, out.size, parts, ())
-    return out.reshape(x.shape)
+    return threads.unary_loop(_compiled(f"{name}_{x.dtype.itemsize * 8}")[0], x, SPLIT_ELEMENTS)
 
 
 @functools.cache

@@ -75,17 +75,4 @@ def _loop(op: str, dtype: np.dtype) -> Any:
 def apply(op: str, x: np.ndarray) -> np.ndarray:
     """`op` of each element of x (f32 or f64), split between the cores this thread may use when
     each gets SPLIT_ELEMENTS or more."""
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty_like(flat)
-    loop = _loop(op, flat.dtype)
-    size = flat.itemsize
-
-    def part(r0: int, r1: int) -> None:
-        loop(r1 - r0, flat.ctypes.data + r0 * size, out.ctypes.data + r0 * size)
-
-    parts = min(threads.share(), max(1, flat.size // SPLIT_ELEMENTS))
-    if parts <= 1:
-        part(0, flat.size)
-    else:
-        threads.split_rows(part, flat.size, parts, ())
-    return out.reshape(np.shape(x))
+    return threads.unary_loop(_loop(op, np.dtype(x.dtype)), x, SPLIT_ELEMENTS)
