@@ -44,11 +44,12 @@ class PlanContext:
     plans: dict[str, Plan] = field(default_factory=dict)
     local: threading.local = field(default_factory=threading.local)  # per-thread run state
     planning: list[Computation] = field(default_factory=list)  # computations being planned
-    budget: int | None = None  # bytes one value may take (None: no limit)
+    budget: int | None = -1  # bytes one value may take (None: no limit; -1: from the options)
     folded: dict[str, Any] = field(default_factory=dict)  # plan-time values by instruction name
 
     def __post_init__(self) -> None:
-        self.budget = budget.resolve(self.options.memory_limit)
+        if self.budget == -1:  # (a copy with other options keeps the memory limit's: _unflushed)
+            self.budget = budget.resolve(self.options.memory_limit)
 
     @property
     def state(self) -> dict[str, Any]:
