@@ -25,6 +25,8 @@ def loop_ir(width: int, arity: int) -> str:
     time, hlo.numerics.native_loops)."""
     from llvmlite import ir
 
+    from . import llvm_jit
+
     real = ir.FloatType() if width == 32 else ir.DoubleType()
     i64 = ir.IntType(64)
     callee = ir.FunctionType(real, [real] * arity).as_pointer()
@@ -32,18 +34,12 @@ def loop_ir(width: int, arity: int) -> str:
     signature = ir.FunctionType(ir.VoidType(), [callee, i64] + [real.as_pointer()] * (arity + 1))
     fn = ir.Function(module, signature, name="loop")
     target, n, *arrays = fn.args
-    entry, body, done = (fn.append_basic_block(name) for name in ("entry", "body", "done"))
-    b = ir.IRBuilder(entry)
-    b.cbranch(b.icmp_signed(">", n, i64(0)), body, done)
-    b = ir.IRBuilder(body)
-    i = b.phi(i64)
-    i.add_incoming(i64(0), entry)
-    result = b.call(target, [b.load(b.gep(a, [i])) for a in arrays[:arity]])
-    b.store(result, b.gep(arrays[arity], [i]))
-    after = b.add(i, i64(1))
-    i.add_incoming(after, body)
-    b.cbranch(b.icmp_signed("<", after, n), body, done)
-    ir.IRBuilder(done).ret_void()
+
+    def step(b: ir.IRBuilder, i: Any) -> None:
+        result = b.call(target, [b.load(b.gep(a, [i])) for a in arrays[:arity]])
+        b.store(result, b.gep(arrays[arity], [i]))
+
+    llvm_jit.counted_loop(fn, n, step)
     return str(module)
 
 

@@ -7,7 +7,7 @@ lives in them). Imported only when llvmlite is installed and such a loop is want
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 _lock = threading.Lock()
@@ -53,3 +53,22 @@ def compile_ir(
         engine.finalize_object()
         _engines.append(engine)
         return {name: int(engine.get_function_address(name)) for name in names}
+
+
+def counted_loop(fn: Any, n: Any, step: Callable[[Any, Any], None]) -> None:
+    """Write `fn`'s body as `for i in range(n): step(builder, i)`, then return (void): the loop
+    each module above wraps its element function in (blocks entry, body, done; an i64 `i`)."""
+    from llvmlite import ir
+
+    i64 = ir.IntType(64)
+    entry, body, done = (fn.append_basic_block(name) for name in ("entry", "body", "done"))
+    b = ir.IRBuilder(entry)
+    b.cbranch(b.icmp_signed(">", n, i64(0)), body, done)
+    b = ir.IRBuilder(body)
+    i = b.phi(i64)
+    i.add_incoming(i64(0), entry)
+    step(b, i)
+    after = b.add(i, i64(1))
+    i.add_incoming(after, body)
+    b.cbranch(b.icmp_signed("<", after, n), body, done)
+    ir.IRBuilder(done).ret_void()

@@ -118,6 +118,8 @@ def _loop(module: Any, fn: Any, width: int) -> None:
     NumPy's strided loop's signature (the strides unread: contiguous arrays)."""
     from llvmlite import ir
 
+    from . import llvm_jit
+
     real = ir.FloatType() if width == 32 else ir.DoubleType()
     i64 = ir.IntType(64)
     loop = ir.Function(
@@ -128,17 +130,7 @@ def _loop(module: Any, fn: Any, width: int) -> None:
     n, x, out = loop.args
     x.add_attribute("noalias")
     out.add_attribute("noalias")
-    entry, body, done = (loop.append_basic_block(name) for name in ("entry", "body", "done"))
-    b = ir.IRBuilder(entry)
-    b.cbranch(b.icmp_signed(">", n, i64(0)), body, done)
-    b = ir.IRBuilder(body)
-    i = b.phi(i64)
-    i.add_incoming(i64(0), entry)
-    b.store(b.call(fn, [b.load(b.gep(x, [i]))]), b.gep(out, [i]))
-    after = b.add(i, i64(1))
-    i.add_incoming(after, body)
-    b.cbranch(b.icmp_signed("<", after, n), body, done)
-    ir.IRBuilder(done).ret_void()
+    llvm_jit.counted_loop(loop, n, lambda b, i: b.store(b.call(fn, [b.load(b.gep(x, [i]))]), b.gep(out, [i])))
     byte_p = ir.IntType(8).as_pointer()
     arguments = [byte_p, byte_p.as_pointer(), i64.as_pointer(), i64.as_pointer(), byte_p]
     strided = ir.Function(module, ir.FunctionType(ir.IntType(32), arguments), name=f"strided_{fn.name}")

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from . import xla_log
+from . import llvm_jit, xla_log
 
 IMPORTS = ("hlo_libm_log_f64",)  # the C functions the code calls (hlo.numerics.native_image)
 
@@ -128,17 +128,11 @@ class _Emit:
         n, x, out = fn.args
         for a in (x, out):
             a.add_attribute("noalias")
-        entry, body, done = (fn.append_basic_block(name) for name in ("entry", "body", "done"))
-        b = ir.IRBuilder(entry)
-        b.cbranch(b.icmp_signed(">", n, i64(0)), body, done)
-        b = ir.IRBuilder(body)
-        i = b.phi(i64)
-        i.add_incoming(i64(0), entry)
-        b.store(b.call(scalar, [b.load(b.gep(x, [i]))]), b.gep(out, [i]))
-        after = b.add(i, i64(1))
-        i.add_incoming(after, body)
-        b.cbranch(b.icmp_signed("<", after, n), body, done)
-        ir.IRBuilder(done).ret_void()
+
+        def step(b: ir.IRBuilder, i: Any) -> None:
+            b.store(b.call(scalar, [b.load(b.gep(x, [i]))]), b.gep(out, [i]))
+
+        llvm_jit.counted_loop(fn, n, step)
 
 
 def module_ir(op: str, width: int) -> str:
