@@ -246,7 +246,16 @@ def family_complex() -> Iterator[Case]:
                    "sqrt", "rsqrt", "sine", "cosine", "tan", "tanh", "real", "imag"):  # fmt: skip
             r = real if op in ("abs", "real", "imag") else t
             yield (module(f"  a = {t}[16] parameter(0)\n  ROOT r = {r}[16] {op}(a)"), [values], [t, r],
-                   op in ("abs", "negate", "sign", "real", "imag"))  # fmt: skip
+                   op in ("abs", "negate", "sign", "real", "imag", "exponential"))  # fmt: skip
+        # exp: XLA's own exp of the real part times the C library's cos and sin of the other
+        spread = rng.uniform(-20, 20, 2000) + 1j * rng.uniform(-10, 10, 2000)
+        z = np.concatenate([x, spread.astype(DTYPES[t])])
+        yield (
+            module(f"  a = {t}[{len(z)}] parameter(0)\n  ROOT r = {t}[{len(z)}] exponential(a)"),
+            [z],
+            [t, t],
+            True,
+        )
         for op in ("add", "subtract", "multiply", "divide"):
             yield (module(f"  a = {t}[16] parameter(0)\n  b = {t}[16] parameter(1)\n  ROOT r = {t}[16] {op}(a, b)"),
                    [values, others], [t, t, t], op in ("add", "subtract"))  # fmt: skip
