@@ -63,6 +63,9 @@ def test_fma_edges() -> None:
     assert got[2] == float(Fraction(1e308) * 3 + Fraction(-1.5e308))
     assert got[3] == 0 and np.signbit(got[3])  # -0 + -0 stays -0
     assert got[4] == 0.0  # 2^-1200 rounds to zero
+    # an infinite addend wins over a finite product whose rounding overflows the other way
+    assert fma(np.array([1e200]), np.array([-1e200]), np.array([inf]))[0] == inf
+    assert fma(np.array([-1e200]), np.array([-1e200]), np.array([-inf]))[0] == -inf
     with pytest.raises(TypeError, match="f32 or f64"):
         fma(np.array([1], np.int32), np.array([1], np.int32), np.array([1], np.int32))
 

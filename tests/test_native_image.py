@@ -66,13 +66,17 @@ def test_the_image_gives_llvmlites_bits(flush: bool) -> None:
 
 
 def _call(name: str, address: int, x: np.ndarray, flush: bool) -> np.ndarray:
-    """Run one function of the image's three kinds over x: a loop `(n, x, out)`, NumPy's strided
-    loop signature, or a scalar function."""
+    """Run one function of the image's four kinds over x: a loop `(n, x, out)`, a loop of three
+    operands, NumPy's strided loop signature, or a scalar function."""
     out = np.empty_like(x)
     pointer = ctypes.c_void_p
     real = ctypes.c_float if x.dtype == np.float32 else ctypes.c_double
     with subnormals.flushing_subnormals() if flush else subnormals.keeping_subnormals():
-        if name.startswith("loop_"):
+        if name.startswith("ternary_"):  # a loop `(n, a, b, c, out)`: here x*reversed(x) + rolled x
+            a, b, c = x, np.ascontiguousarray(x[::-1]), np.roll(x, 7)
+            loop = ctypes.CFUNCTYPE(None, ctypes.c_int64, *([pointer] * 4))(address)
+            loop(x.size, a.ctypes.data, b.ctypes.data, c.ctypes.data, out.ctypes.data)
+        elif name.startswith("loop_"):
             loop = ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer)(address)
             loop(x.size, x.ctypes.data, out.ctypes.data)
         elif name.startswith("strided_") or name == "loop":

@@ -156,6 +156,23 @@ def _standard_kernel(
     return run
 
 
+def in_mode(op: str, values: list[np.ndarray], flush: bool, standard: Callable[[], np.ndarray]) -> np.ndarray:
+    """The C library's `op` of f32 or f64 `values` in the run's floating-point mode (see
+    `_libm_kernel`; `standard` gives the op's values for elements with a subnormal input where
+    the mode cannot be set)."""
+    if not (flush and not subnormals.active()):
+        return libm.apply(op, values)
+    result = flush_denormals(libm.apply(op, [flush_denormals(v) for v in values]))
+    tiny = np.finfo(values[0].dtype).tiny
+    odd = np.zeros(result.shape, bool)
+    for v in values:
+        odd |= np.broadcast_to((v != 0) & (np.abs(v) < tiny), result.shape)  # (no CPU mode here)
+    if odd.any():
+        kept = op in libm.KEEP_SUBNORMAL_INPUT
+        result[odd] = np.broadcast_to(values[0] if kept else standard(), result.shape)[odd]
+    return result
+
+
 def _libm_kernel(
     op: str, work: np.dtype, out: np.dtype, ctx: KernelContext, standard: Callable[..., np.ndarray]
 ) -> Callable[..., np.ndarray]:
@@ -168,17 +185,7 @@ def _libm_kernel(
 
     def run(*xs: np.ndarray) -> np.ndarray:
         values = [np.asarray(x).astype(work, copy=False) for x in xs]
-        if not (flush and not subnormals.active()):
-            return libm.apply(op, values).astype(out, copy=False)
-        result = flush_denormals(libm.apply(op, [flush_denormals(v) for v in values])).astype(out, copy=False)
-        tiny = np.finfo(work).tiny
-        odd = np.zeros(result.shape, bool)
-        for v in values:
-            odd |= np.broadcast_to((v != 0) & (np.abs(v) < tiny), result.shape)  # (no CPU mode here)
-        if odd.any():
-            kept = op in libm.KEEP_SUBNORMAL_INPUT
-            result[odd] = np.broadcast_to(values[0] if kept else standard(*xs), result.shape)[odd]
-        return result
+        return in_mode(op, values, flush, lambda: standard(*xs)).astype(out, copy=False)
 
     return run
 

@@ -17,6 +17,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from . import fma_loop
+
 _SPLIT = 134217729.0  # 2^27 + 1: Veltkamp's splitter for 53-bit doubles
 _SPLIT_LIMIT = 2.0**995  # above: the splitter's product could overflow
 _TINY = 2.0**-960  # below: a product's error term could underflow
@@ -26,6 +28,10 @@ def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """`a*b + c` rounded once to the operands' dtype (f32 or f64; broadcast as NumPy does)."""
     a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
     dtype = np.result_type(a, b, c)
+    if dtype in (np.float32, np.float64):
+        made = fma_loop.apply(a, b, c, dtype)  # the CPU's FMA, where the native image runs
+        if made is not None:
+            return made
     if dtype == np.float32:
         return _fma32(a, b, c)
     if dtype == np.float64:
@@ -106,6 +112,9 @@ def _fma64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         # inputs with inf or NaN: the naive result is IEEE's (inf*0 NaN, inf-inf NaN)
         special = ~finite_in
         result[special] = p[special] + c[special]
+        # (an infinite c wins over a finite product, even one whose rounding overflows)
+        infinite_c = np.isfinite(a) & np.isfinite(b) & np.isinf(c)
+        result[infinite_c] = c[infinite_c]
     if hard.any():
         index = np.flatnonzero(hard)
         flat = result.reshape(-1)

@@ -5,7 +5,7 @@ by the test that the image is the IR of today's code. Needs llvmlite."""
 
 from __future__ import annotations
 
-from . import odd_rational_loop, xla_erf, xla_exp_loop, xla_log_llvm, xla_log_loop, xla_tanh
+from . import fma_loop, odd_rational_loop, xla_erf, xla_exp_loop, xla_log_llvm, xla_log_loop, xla_tanh
 
 
 def approximations() -> dict[str, tuple[str, bool]]:
@@ -18,6 +18,8 @@ def approximations() -> dict[str, tuple[str, bool]]:
     for op in ("log", "log-plus-one"):
         for width in (32, 64):
             found[xla_log_loop.module(op, width)] = (xla_log_llvm.module_ir(op, width), True)
+    for width in (32, 64):
+        found[fma_loop.module(width)] = (fma_loop.module_ir(width), True)
     for form in (*xla_tanh.FORMS.values(), xla_erf.F32):
         found[odd_rational_loop.module(form)] = (odd_rational_loop.loop_ir(form), False)
     return found

@@ -10,7 +10,6 @@ types) and must be called under `np.errstate(all="ignore")` (the engine runs ker
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 
 import numpy as np
 
@@ -321,28 +320,11 @@ def make_complex(re: np.ndarray, im: np.ndarray) -> np.ndarray:
 
 
 def exp(x: np.ndarray) -> np.ndarray:
-    """e^x, XLA:CPU's own (hlo.numerics.xla_exp); for complex, e^re * (cos im + i sin im), as
-    XLA (so exp(inf + 1j) = inf + inf j; a zero imaginary part gives e^re + 0j, +0 whatever
-    its sign), cos and sin the C library's, as XLA:CPU calls them."""
+    """e^x of real floats, XLA:CPU's own (hlo.numerics.xla_exp; complex values:
+    hlo.numerics.complex_functions)."""
     from .xla_exp import exp as real_exp
 
-    if x.dtype.kind != "c":
-        return real_exp(x)
-    magnitude = real_exp(x.real)
-    with np.errstate(invalid="ignore"):
-        real = np.where(x.imag == 0, magnitude, magnitude * _c_library("cosine", x.imag, np.cos))
-        # (a zero imaginary part, of either sign or one the CPU's mode reads as zero: +0)
-        zero = x.imag.dtype.type(0)
-        imag = np.where(x.imag == 0, zero, magnitude * _c_library("sine", x.imag, np.sin))
-    return make_complex(real, imag)
-
-
-def _c_library(op: str, x: np.ndarray, fallback: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-    """The C math library's function of HLO op `op` over x (hlo.numerics.libm), NumPy's where
-    there is none."""
-    from . import libm
-
-    return libm.apply(op, [x]) if libm.takes(op, x.dtype) else fallback(x)
+    return real_exp(x)
 
 
 def rsqrt(x: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from ..errors import ShapeError
 from ..ir.attrs import ComparisonType
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from ..numerics import bits, complex_math, numerics
+from ..numerics import bits, complex_arith, complex_math, complex_polar, numerics
 from ..numerics.elementwise import Math, elementwise_kernel
 from ..shape import Shape
 from .array_rules import dims_compatible, int_tuple, require_ops
@@ -56,14 +56,19 @@ class Binary:
 BINARY = (
     Binary("Add", Op.ADD, ANY, math=Math(np.add)),
     Binary("Sub", Op.SUBTRACT, ARITHMETIC, math=Math(np.subtract)),
-    Binary("Mul", Op.MULTIPLY, ANY, math=Math(np.multiply)),
-    Binary("Div", Op.DIVIDE, ARITHMETIC, math=Math(numerics.divide, real_ufunc=np.divide)),
+    Binary("Mul", Op.MULTIPLY, ANY, math=Math(np.multiply, complex_fn=complex_arith.multiply)),
+    Binary(
+        "Div",
+        Op.DIVIDE,
+        ARITHMETIC,
+        math=Math(numerics.divide, real_ufunc=np.divide, complex_fn=complex_arith.divide),
+    ),
     Binary("Rem", Op.REMAINDER, ARITHMETIC, math=Math(numerics.remainder_flushing_divisor, flush=False)),
     Binary(
         "Pow",
         Op.POWER,
         ARITHMETIC,
-        math=Math(numerics.power, flush=False, typed=True, complex_fn=complex_math.power, libm=True),
+        math=Math(numerics.power, flush=False, typed=True, complex_fn=complex_polar.power, libm=True),
     ),
     Binary(
         "Max", Op.MAXIMUM, ANY, math=Math(numerics.maximum, selects=True, complex_fn=complex_math.maximum)
@@ -76,7 +81,7 @@ BINARY = (
         "Atan2",
         Op.ATAN2,
         FLOAT_OR_COMPLEX,
-        math=Math(np.arctan2, flush=False, complex_fn=complex_math.atan2, libm=True),
+        math=Math(np.arctan2, flush=False, complex_fn=complex_polar.atan2, libm=True),
     ),
     Binary("Complex", Op.COMPLEX, FLOAT, math=Math(numerics.make_complex, flush=False)),
     Binary("And", Op.AND, PRED_OR_INTEGRAL, math=Math(np.bitwise_and)),
