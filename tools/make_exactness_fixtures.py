@@ -299,6 +299,27 @@ def family_complex() -> Iterator[Case]:
             [t, t],
             True,
         )
+        # reduces with each complex reducer: products of unit values (no overflow), max/min with
+        # ties in the real parts, sums in XLA's order
+        for op, init in (
+            ("add", "(0, 0)"),
+            ("multiply", "(1, 0)"),
+            ("maximum", "(-inf, 0)"),
+            ("minimum", "(inf, 0)"),
+        ):
+            for shape, dims in (((30,), "0"), ((8, 300), "1"), ((300, 8), "0"), ((5000,), "0")):
+                v = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(DTYPES[t])
+                if op == "multiply":
+                    v = (v / np.abs(v)).astype(DTYPES[t])
+                if op in ("maximum", "minimum"):
+                    v.real = np.round(v.real * 2)
+                out = [d for i, d in enumerate(shape) if str(i) != dims]
+                text = _with(
+                    _computation("reducer", t, f"{op}(p, q)"),
+                    f"  a = {t}{list(shape)} parameter(0)\n  z = {t}[] constant({init})\n"
+                    f"  ROOT r = {t}{out} reduce(a, z), dimensions={{{dims}}}, to_apply=reducer",
+                )
+                yield text, [v], [t, t], True
         # the special values of power: x^0, 1^y, 0^y
         special = np.array(
             [0, 1, 1 + 0j, 2 - 1j, np.inf, complex(np.nan, 0), complex(0, np.nan), -0.0, 1e-40], DTYPES[t]

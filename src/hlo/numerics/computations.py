@@ -69,6 +69,11 @@ _REDUCERS: dict[Opcode, tuple[Callable[..., Any], Callable[..., Any]]] = {
 }
 
 
+# Ops whose complex values NumPy's ufuncs do not compute as XLA:CPU does (hlo.numerics.complex_arith,
+# complex_math): their reducers run as computations, each step by the op's own kernel.
+_OWN_COMPLEX_FORMULA = frozenset({Op.MULTIPLY, Op.MAXIMUM, Op.MINIMUM})
+
+
 def recognise_reducer(c: Computation) -> Reducer | None:
     """The ufunc of a computation `(x, y) -> op(x, y)` of two scalars, if it is one."""
     params = c.parameters
@@ -82,6 +87,8 @@ def recognise_reducer(c: Computation) -> Reducer | None:
     if params[0].shape.element_type is not params[1].shape.element_type:
         return None
     if root.shape.element_type is not params[0].shape.element_type:
+        return None
+    if root.shape.element_type.is_complex and root.opcode in _OWN_COMPLEX_FORMULA:
         return None
     combine, fold = _REDUCERS[root.opcode]
     return Reducer(root.opcode, combine, fold)
@@ -102,6 +109,8 @@ def component_reducer(c: Computation, k: int) -> Reducer | None:
     if any(not p.shape.is_array or p.shape.rank != 0 for p in (params[k], params[n + k])):
         return None
     if not (params[k].shape.element_type is params[n + k].shape.element_type is element.shape.element_type):
+        return None
+    if element.shape.element_type.is_complex and element.opcode in _OWN_COMPLEX_FORMULA:
         return None
     combine, fold = _REDUCERS[element.opcode]
     return Reducer(element.opcode, combine, fold)
