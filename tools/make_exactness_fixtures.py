@@ -1465,8 +1465,40 @@ def family_top_k() -> Iterator[Case]:
                            [x], [t, r], True)  # fmt: skip
 
 
+def family_vector_dots() -> Iterator[Case]:
+    """Dots of two vectors (every free dimension of size 1), which XLA rewrites into a multiply
+    and a reduce: plain, [1,k] x [k,1] and batched, up to 32 products (one fused loop of FMAs, or
+    of separate multiplies for 5-8 products in batches of a multiple of 4) and beyond (XLA's
+    reduce). f64 batches of 4096+ products with fewer than 4096 a result are fused into
+    YNNPACK's reduce: not pinned (docs/SEMANTICS.md)."""
+    rng = np.random.default_rng(29)
+    for t in ("f32", "f64"):
+        dt = DTYPES[t]
+        for k in (2, 7, 32, 33, 300, 5000):
+            x, y = (
+                (rng.standard_normal(k) * 10.0 ** rng.integers(-3, 4, k)).astype(dt),
+                rng.standard_normal(k).astype(dt),
+            )
+            yield (module(f"  a = {t}[{k}] parameter(0)\n  b = {t}[{k}] parameter(1)\n"
+                          f"  ROOT r = {t}[] dot(a, b), lhs_contracting_dims={{0}}, rhs_contracting_dims={{0}}"),
+                   [x, y], [t, t, t], True)  # fmt: skip
+            yield (module(f"  a = {t}[1,{k}] parameter(0)\n  b = {t}[{k},1] parameter(1)\n"
+                          f"  ROOT r = {t}[1,1] dot(a, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}"),
+                   [x.reshape(1, k), y.reshape(k, 1)], [t, t, t], True)  # fmt: skip
+        for batch in (2, 4, 8, 64):
+            for k in (3, 5, 8, 9, 31, 33, 100, 1000) if batch < 64 else (5, 33, 100):
+                x = (rng.standard_normal((batch, k)) * 10.0 ** rng.integers(-3, 4, (batch, k))).astype(dt)
+                y = rng.standard_normal((batch, k)).astype(dt)
+                exact = t == "f32" or k <= 32 or batch * k < 4096
+                yield (module(f"  a = {t}[{batch},{k}] parameter(0)\n  b = {t}[{batch},{k}] parameter(1)\n"
+                              f"  ROOT r = {t}[{batch}] dot(a, b), lhs_batch_dims={{0}}, rhs_batch_dims={{0}}, "
+                              "lhs_contracting_dims={1}, rhs_contracting_dims={1}"),
+                       [x, y], [t, t, t], exact)  # fmt: skip
+
+
 FAMILIES = {
     "indexing": family_indexing,
+    "vector_dots": family_vector_dots,
     "one_thread_sums": family_one_thread_sums,
     "scalars": family_scalars,
     "complex": family_complex,

@@ -33,10 +33,26 @@ def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         if made is not None:
             return made
     if dtype == np.float32:
-        return _fma32(a, b, c)
+        return nan_inputs_first(_fma32(a, b, c), a, b, c)
     if dtype == np.float64:
-        return _fma64(a.astype(np.float64), b.astype(np.float64), c.astype(np.float64))
+        return nan_inputs_first(
+            _fma64(a.astype(np.float64), b.astype(np.float64), c.astype(np.float64)), a, b, c
+        )
     raise TypeError(f"fma takes f32 or f64 arrays, not {dtype}")
+
+
+def nan_inputs_first(result: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """A NaN result is the first NaN operand (a, then b, then c), as the CPU's vector FMA gives
+    it (the native image's loop); the CPU's own NaN (negative) only where none is one (inf * 0)."""
+    nan = np.isnan(result)
+    if not nan.any():
+        return result
+    result = np.array(result, copy=True)
+    for operand in (c, b, a):  # (the first operand last: it wins)
+        pick = nan & np.isnan(operand)
+        if pick.any():
+            result[pick] = np.broadcast_to(operand, result.shape)[pick]
+    return result
 
 
 def _two_sum(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,7 @@ import numpy as np
 from ..dtypes import PrimitiveType
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import blas_small
+from . import blas_small, vector_dot
 from .jit_codegen import Gen, Unsupported, Val, emits, flat_index, type_name
 from .jit_ops import _tiny
 
@@ -126,7 +126,13 @@ def _float_dot(
         # the interpreter may run these on one BLAS thread (blas_small), and a thread count the
         # compiled code does not set could change the bits
         raise Unsupported("dot: a product the interpreter may run on one BLAS thread")
-    int_type, ft, prefix = found[2], type_name(t), FLOATS[t]
+    ft = type_name(t)
+    if m == 1 and n == 1 and k > 1:  # XLA's multiply and reduce (hlo.numerics.vector_dot)
+        if k > vector_dot.FUSED_LOOP:
+            raise Unsupported("a dot of vectors of more than 32 elements: XLA's reduce orders")
+        _vector_dot(g, t, a, b, out, batch, k)
+        return
+    int_type, prefix = found[2], FLOATS[t]
     size = np.dtype(t.numpy_dtype).itemsize
     g.line(f"{out} = np.zeros({batch * m * n}, {ft})")
 
@@ -172,6 +178,25 @@ def _float_dot(
         i = g.name("i")
         g.line(f"for {i} in range({batch * m * n}):")
         g.line(f"    {out}[{i}] = _flush({out}[{i}], {_tiny(t)})")
+
+
+def _vector_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, k: int) -> None:
+    """Each result an FMA chain from 0 over its k products, as the interpreter (or separate
+    multiplies and adds where hlo.numerics.vector_dot says XLA:CPU's loop does)."""
+    ft = type_name(t)
+    fma = "_fma_f32" if t is P.F32 else "_fma_f64"
+    plain = vector_dot.separate_multiplies(batch, k)
+    j, r, acc = g.name("j"), g.name("i"), g.name("acc")
+    g.line(f"{out} = np.zeros({batch}, {ft})")
+    g.line(f"for {j} in range({batch}):")
+    g.line(f"    {acc} = {ft}(0.0)")
+    g.line(f"    for {r} in range({k}):")
+    x, y = f"{a}[{j} * {k} + {r}]", f"{b}[{j} * {k} + {r}]"
+    fused = f"_fma_nan({fma}({x}, {y}, {acc}), {x}, {y}, {acc})"
+    g.line(f"        {acc} = {acc} + {x} * {y}" if plain else f"        {acc} = {fused}")
+    if g.flush:
+        g.line(f"        {acc} = _flush({acc}, {_tiny(t)})")
+    g.line(f"    {out}[{j}] = {acc}")
 
 
 def _int_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, m: int, k: int, n: int) -> None:

@@ -25,7 +25,8 @@ from numba import types
 from numba.extending import intrinsic
 
 from . import jit_blas, jit_linear, jit_scalar, xla_exp, xla_exp_loop, xla_expm1, xla_log_loop
-from .jit_codegen import GENERATOR_VERSION, XLA_LOOPS, LoopSource, cache_dir
+from .jit_codegen import GENERATOR_VERSION, XLA_LOOPS, cache_dir
+from .jit_loop_source import LoopSource
 
 _lock = threading.Lock()
 _ufunc_loops: dict[tuple[str, str], tuple[int, int, int, Any]] = {}
@@ -56,6 +57,7 @@ from numba import njit
 
 from hlo.numerics import jit_scalar as _s
 from hlo.numerics.jit_blas import blas_value as _blas_value, blas_void as _blas_void
+from hlo.numerics.jit_fma import fma_f32 as _fma_f32, fma_f64 as _fma_f64
 from hlo.numerics.jit_numba import call_strided_loop
 from hlo.numerics.jit_libm import call1_f32 as _libm1_f32, call1_f64 as _libm1_f64
 
@@ -70,6 +72,7 @@ _fmax_ftz_scalar = _jit(_s.float_max_ftz_scalar)
 _fmin_ftz_scalar = _jit(_s.float_min_ftz_scalar)
 _fsign = _jit(_s.float_sign)
 _flush = _jit(_s.flush)
+_fma_nan = _jit(_s.fma_nan_first)
 _shl = _jit(_s.shift_left)
 _shrl = _jit(_s.shift_right_logical)
 _shra = _jit(_s.shift_right_arithmetic)

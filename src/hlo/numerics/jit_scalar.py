@@ -140,6 +140,20 @@ def flush(x: Any, tiny: Any) -> Any:
     return x
 
 
+def fma_nan_first(r: Any, a: Any, b: Any, c: Any) -> Any:
+    """An FMA's result r with the interpreter's NaN rule (hlo.numerics.fma.nan_inputs_first):
+    the first NaN of a, b, c where r is NaN (scalar FMAs pick another operand)."""
+    if r == r:
+        return r
+    if a != a:
+        return a
+    if b != b:
+        return b
+    if c != c:
+        return c
+    return r
+
+
 def shift_left(a: Any, b: Any, bits: Any, ubits: Any) -> Any:
     """`a << b` in a wide type; 0 when b, read as unsigned (`ubits`: its bit mask), is at least
     the width."""

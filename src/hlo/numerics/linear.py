@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from . import blas_small, numerics, subnormals
+from . import blas_small, numerics, subnormals, vector_dot
 
 
 def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
@@ -157,8 +157,11 @@ def dot_general_fn(
         rows, cols = math.prod(m), math.prod(n)
         a3 = a.reshape(math.prod(batch), rows, k)  # (views: C-contiguous operands)
         b3 = b.reshape(math.prod(batch), k, cols)
-        with blas_small.sized(rows, cols, k):
-            out = np.matmul(a3, b3)
+        if vector_dot.applies(a3.dtype, rows, cols, k):  # XLA: a multiply and a reduce
+            out = vector_dot.vector_dot(a3[:, 0, :], b3[:, :, 0], flush_float)
+        else:
+            with blas_small.sized(rows, cols, k):
+                out = np.matmul(a3, b3)
         out = out.reshape((*batch, *m, *n))
         if flush_float:  # (in place: the product is this function's own array)
             out = flushed(out, in_place=True)

@@ -24,8 +24,8 @@ import numpy as np
 from ..ir.instruction import Instruction
 from . import subnormals
 from .context import KernelContext
-from .jit_codegen import LoopSource, loop_source
 from .jit_kernel import CompiledKernel, ready_marker
+from .jit_loop_source import LoopSource, loop_source
 
 log = logging.getLogger("hlo.jit")
 

@@ -114,6 +114,16 @@ def _single(
     return fold
 
 
+def float_sum(x: np.ndarray, axis: int, flush: bool) -> np.ndarray:
+    """An f32/f64 add-reduce of x over `axis` from 0, as a reduce instruction computes it here
+    (XLA:CPU's vector kernels, else its tree rewrite): what a dot of two vectors becomes
+    (hlo.numerics.vector_dot)."""
+    adds = Reducer(Opcode.ADD, np.add, lambda a, axes: np.add.reduce(a, axis=axes))
+    flush_fn = numerics.flush_denormals if flush else None
+    single = _single(adds, _step(adds, flush_fn), True, flush_fn)
+    return single(x, np.zeros((), x.dtype), (axis,))
+
+
 def one_output_fn(instr: Instruction, ctx: KernelContext, k: int) -> Callable[..., Any] | None:
     """The kernel of a variadic reduce of which only output `k` is read, when that output's
     reducer is a known op of its own two parameters: XLA removes the unused outputs, so output
