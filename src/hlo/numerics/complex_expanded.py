@@ -4,7 +4,7 @@ XLA rewrites these three into real ops before it compiles them (StableHLO's comp
 expander: accurate forms that avoid overflow and cancellation, with Dekker's exact squares and
 Knuth's two-sums), then simplifies and fuses the result. Each step below is one op of that
 rewritten program, rounded in the component type with its flushing; a multiply whose only use
-is an add is an FMA, as LLVM emits it (hlo.numerics.complex_arith). The real log, log1p and
+is an add is an FMA, as LLVM emits it (hlo.numerics.complex_steps). The real log, log1p and
 atan2 are hlo's real ops (XLA:CPU's log approximation, the C library's atan2).
 """
 

@@ -2,7 +2,7 @@
 
 XLA's elemental emitter writes each as float arithmetic on the parts with its own real exp,
 expm1 and tanh (hlo.numerics.xla_exp, xla_expm1) and the C library's sin and cos; LLVM fuses a
-multiply whose only use is an add into an FMA (hlo.numerics.complex_arith). logistic is
+multiply whose only use is an add into an FMA (hlo.numerics.complex_steps). logistic is
 rewritten by XLA into 1 / (1 + exp(-z)) on complex values, which the complex exp and divide
 here compute as XLA:CPU does.
 """

@@ -2,7 +2,7 @@
 works in polar form, |z| as max * sqrt(1 + (min/max)^2) (min where that is NaN) and arg z as
 the C library's atan2, with its own real exp and log (hlo.numerics.xla_exp, xla_log) and the C
 library's pow, cos and sin; LLVM fuses a multiply whose only use is an add into an FMA
-(hlo.numerics.complex_arith).
+(hlo.numerics.complex_steps).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import numpy as np
 from ..dtypes import PrimitiveType
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import blas_small, vector_dot
+from . import blas_small, row_vector_dot, vector_dot
 from .jit_codegen import Gen, Unsupported, Val, emits, flat_index, type_name
 from .jit_ops import _tiny
 
@@ -104,10 +104,15 @@ def dot(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     )
     if batch * m * n * k == 0:
         raise Unsupported("a dot with an empty dimension")
-    a = _canonical(g, lhs, (*lb, *lf, *lc), t)
-    b = _canonical(g, rhs, (*rb, *rc, *rf), t)
+    lhs_order, rhs_order = (*lb, *lf, *lc), (*rb, *rc, *rf)
+    a = _canonical(g, lhs, lhs_order, t)
+    b = _canonical(g, rhs, rhs_order, t)
     out = g.name()
-    if t in FLOATS:
+    in_order = not rb and lhs_order == tuple(range(len(ldims))) and rhs_order == tuple(range(len(rdims)))
+    dtype = np.dtype(t.numpy_dtype) if t in FLOATS else None
+    if dtype is not None and in_order and row_vector_dot.applies(dtype, batch, m, n, k):
+        _row_vector_dot(g, t, a, b, out, k, n)
+    elif t in FLOATS:
         _float_dot(g, t, a, b, out, batch, m, k, n)
     else:
         _int_dot(g, t, a, b, out, batch, m, k, n)
@@ -197,6 +202,32 @@ def _vector_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, 
     if g.flush:
         g.line(f"        {acc} = _flush({acc}, {_tiny(t)})")
     g.line(f"    {out}[{j}] = {acc}")
+
+
+def _row_vector_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, k: int, n: int) -> None:
+    """A vector times a matrix stored [k, n] as the interpreter (hlo.numerics.row_vector_dot):
+    an FMA chain a column in k order, the odd column's products 1-7 unfused."""
+    ft, fma = type_name(t), "_fma_f32" if t is P.F32 else "_fma_f64"
+    i, j, x, y, acc = g.name("i"), g.name("j"), g.name("x"), g.name("y"), g.name("acc")
+    flush = (lambda v: f"_flush({v}, {_tiny(t)})") if g.flush else (lambda v: v)
+    g.line(f"{out} = np.zeros({n}, {ft})")
+    g.line(f"for {i} in range({k}):")
+    g.line(f"    {x} = {a}[{i}]")
+    g.line(f"    for {j} in range({n}):")
+    g.line(f"        {y}, {acc} = {b}[{i} * {n} + {j}], {out}[{j}]")
+    g.line(f"        {out}[{j}] = {flush(f'_fma_nan({fma}({x}, {y}, {acc}), {x}, {y}, {acc})')}")
+    odd = row_vector_dot.odd_column(np.dtype(t.numpy_dtype), n)
+    if odd is None or k < 3:
+        return
+    steps = row_vector_dot.UNFUSED_STEPS
+    g.line(f"{acc} = {ft}(0.0)")
+    g.line(f"for {i} in range({k}):")
+    g.line(f"    {x}, {y} = {a}[{i}], {b}[{i} * {n} + {odd}]")
+    g.line(f"    if {steps.start} <= {i} < {steps.stop}:")
+    g.line(f"        {acc} = {flush(f'{acc} + {x} * {y}')}")
+    g.line("    else:")
+    g.line(f"        {acc} = {flush(f'_fma_nan({fma}({x}, {y}, {acc}), {x}, {y}, {acc})')}")
+    g.line(f"{out}[{odd}] = {acc}")
 
 
 def _int_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, m: int, k: int, n: int) -> None:
