@@ -66,8 +66,9 @@ def test_the_image_gives_llvmlites_bits(flush: bool) -> None:
 
 
 def _call(name: str, address: int, x: np.ndarray, flush: bool) -> np.ndarray:
-    """Run one function of the image's five kinds over x: a loop `(n, x, out)`, a loop of three
-    operands, FMA chains over a matrix, NumPy's strided loop signature, or a scalar function."""
+    """Run one function of the image's six kinds over x: a loop `(n, x, out)`, a loop of three
+    operands, FMA chains over a matrix, a matrix times a vector, NumPy's strided loop signature,
+    or a scalar function."""
     out = np.empty_like(x)
     pointer = ctypes.c_void_p
     real = ctypes.c_float if x.dtype == np.float32 else ctypes.c_double
@@ -78,6 +79,11 @@ def _call(name: str, address: int, x: np.ndarray, flush: bool) -> np.ndarray:
             a, b = np.ascontiguousarray(x[::-1][:k]), x.reshape(k, -1)
             loop = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, *([pointer] * 3))(address)
             loop(k, b.shape[1], a.ctypes.data, b.ctypes.data, out.ctypes.data)
+        elif name.startswith("rows_"):  # `(m, k, w, x, out)`: x as [131, 23] times its reversed rows
+            w, v = x.reshape(131, 23), np.ascontiguousarray(x[::-1][:23])
+            out = np.empty(131, x.dtype)
+            loop = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, *([pointer] * 3))(address)
+            loop(131, 23, w.ctypes.data, v.ctypes.data, out.ctypes.data)
         elif name.startswith("ternary_"):  # a loop `(n, a, b, c, out)`: here x*reversed(x) + rolled x
             a, b, c = x, np.ascontiguousarray(x[::-1]), np.roll(x, 7)
             loop = ctypes.CFUNCTYPE(None, ctypes.c_int64, *([pointer] * 4))(address)

@@ -1467,7 +1467,7 @@ def family_top_k() -> Iterator[Case]:
 
 def family_vector_dots() -> Iterator[Case]:
     """Dots of two vectors (every free dimension of size 1), which XLA rewrites into a multiply
-    and a reduce, and vectors times matrices: plain, [1,k] x [k,1] and batched, up to 32 products (one fused loop of FMAs, or
+    and a reduce, vectors times matrices and matrices times vectors: plain, [1,k] x [k,1] and batched, up to 32 products (one fused loop of FMAs, or
     of separate multiplies for 5-8 products in batches of a multiple of 4) and beyond (XLA's
     reduce). f64 batches of 4096+ products with fewer than 4096 a result are fused into
     YNNPACK's reduce: not pinned (docs/SEMANTICS.md)."""
@@ -1494,6 +1494,17 @@ def family_vector_dots() -> Iterator[Case]:
                 yield (module(f"  a = {t}[1,{k}] parameter(0)\n  b = {t}[{k},{n}] parameter(1)\n"
                               f"  ROOT r = {t}[1,{n}] dot(a, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}"),
                        [x.reshape(1, k), w], [t, t, t], True)  # fmt: skip
+        # a matrix [m, k] times a vector: XLA:CPU's row-major GEMV emitter (lanes of FMA chains
+        # added neighbours first in tiles of as many rows as lanes, else by halving; a tail chain)
+        for m in (2, 4, 8, 12, 13, 100):
+            for k in (2, 5, 8, 17, 300) if m < 100 else (9, 40):
+                w, v = (
+                    (rng.standard_normal((m, k)) * 10.0 ** rng.integers(-3, 4, (m, k))).astype(dt),
+                    rng.standard_normal(k).astype(dt),
+                )
+                yield (module(f"  a = {t}[{m},{k}] parameter(0)\n  b = {t}[{k}] parameter(1)\n"
+                              f"  ROOT r = {t}[{m}] dot(a, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}"),
+                       [w, v], [t, t, t], True)  # fmt: skip
         for batch in (2, 4, 8, 64):
             for k in (3, 5, 8, 9, 31, 33, 100, 1000) if batch < 64 else (5, 33, 100):
                 x = (rng.standard_normal((batch, k)) * 10.0 ** rng.integers(-3, 4, (batch, k))).astype(dt)

@@ -34,6 +34,19 @@ def chain_name(width: int) -> str:
     return f"chain_fma_f{width}"
 
 
+def rows_name(width: int) -> str:
+    """The loop `(m, k, w, x, out)`: a matrix w [m, k] (row-major) times a vector x [k] as
+    XLA:CPU's row-major GEMV emitter sums it (hlo.numerics.matrix_vector_dot): per row, LANES
+    FMA chains over the first k - k mod LANES elements (lane l takes those with index l mod
+    LANES), one more over the rest, the lanes added in pairs of neighbours for rows in tiles of
+    LANES rows (tiles are 8 rows, the last m mod 8) and by halving for the others, then the
+    last chain added."""
+    return f"rows_fma_f{width}"
+
+
+LANES = {32: 8, 64: 4}  # one vector register of AVX2
+
+
 def module_ir(width: int) -> str:
     """The loop's LLVM IR (read by hlo.numerics.native_sources; needs llvmlite)."""
     from llvmlite import ir
@@ -55,6 +68,7 @@ def module_ir(width: int) -> str:
 
     counted_loop(fn, n, step)
     _chain(mod, fma, real, width)
+    _rows(mod, fma, real, width)
     return str(mod)
 
 
@@ -113,6 +127,26 @@ def _chain_loop(width: int) -> Any:
     return ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, pointer, pointer, pointer)(address)
 
 
+@functools.cache
+def _rows_loop(width: int) -> Any:
+    address = native_image.function(native_image.APPROXIMATIONS, module(width), rows_name(width))
+    if address is None:
+        return None
+    pointer = ctypes.c_void_p
+    return ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, pointer, pointer, pointer)(address)
+
+
+def rows(w: np.ndarray, x: np.ndarray) -> np.ndarray | None:
+    """w [m, k] times x [k] (contiguous, one float type) by rows_name's loop; None where the
+    machine code does not run here."""
+    loop = _rows_loop(8 * w.dtype.itemsize)
+    if loop is None:
+        return None
+    out = np.empty(w.shape[0], w.dtype)
+    loop(w.shape[0], w.shape[1], w.ctypes.data, x.ctypes.data, out.ctypes.data)
+    return out
+
+
 def chains(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
     """out[j] = fma(a[i], b[i, j], out[j]) for i = 0, 1, ... in turn (a [k], b [k, n] and out
     [n] contiguous, one float type; out updated in place); False where the machine code does
@@ -138,3 +172,85 @@ def apply(a: np.ndarray, b: np.ndarray, c: np.ndarray, dtype: np.dtype) -> np.nd
     out = np.empty(shape, dtype)
     loop(size, a.ctypes.data, b.ctypes.data, c.ctypes.data, out.ctypes.data)
     return out
+
+
+def _rows(mod: Any, fma: Any, real: Any, width: int) -> None:
+    """rows_name's loop: the lanes one vector (`llvm.fma` on vectors: each lane its own chain,
+    rounded once a step), counters and sums in stack slots (LLVM's passes keep them in
+    registers); no reassociation: every add in the order written."""
+    from llvmlite import ir
+
+    lanes = LANES[width]
+    i64, pointer = ir.IntType(64), ir.PointerType(real)
+    vector = ir.VectorType(real, lanes)
+    vector_fma = ir.Function(mod, ir.FunctionType(vector, [vector] * 3), name=f"llvm.fma.v{lanes}f{width}")
+    fn = ir.Function(
+        mod, ir.FunctionType(ir.VoidType(), [i64, i64, pointer, pointer, pointer]), name=rows_name(width)
+    )
+    m, k, w, x, out = fn.args
+    names = ("entry", "row", "step", "step_body", "tail", "tail_body", "finish", "done")
+    entry, row, step, step_body, tail, tail_body, finish, done = (fn.append_basic_block(n) for n in names)
+    b = ir.IRBuilder(entry)
+    zero, one, width_i = i64(0), i64(1), i64(lanes)
+    r_slot, s_slot, i_slot = b.alloca(i64), b.alloca(i64), b.alloca(i64)
+    acc, rest = b.alloca(vector), b.alloca(real)
+    main = b.mul(b.sdiv(k, width_i), width_i)  # k - k mod lanes
+    full = b.mul(b.sdiv(m, i64(8)), i64(8))  # rows in whole tiles of 8
+    b.store(zero, r_slot)
+    b.cbranch(b.icmp_signed(">", m, zero), row, done)
+    b = ir.IRBuilder(row)
+    r = b.load(r_slot)
+    b.store(ir.Constant(vector, [0.0] * lanes), acc)
+    b.store(real(0.0), rest)
+    b.store(zero, s_slot)
+    base = b.mul(r, k)
+    b.branch(step)
+    b = ir.IRBuilder(step)
+    at = b.load(s_slot)
+    b.cbranch(b.icmp_signed("<", at, main), step_body, tail)
+    b = ir.IRBuilder(step_body)
+    at = b.load(s_slot)
+    w_lanes = b.load(b.bitcast(b.gep(w, [b.add(base, at)]), ir.PointerType(vector)), align=width // 8)
+    x_lanes = b.load(b.bitcast(b.gep(x, [at]), ir.PointerType(vector)), align=width // 8)
+    b.store(b.call(vector_fma, [w_lanes, x_lanes, b.load(acc)]), acc)
+    b.store(b.add(at, width_i), s_slot)
+    b.branch(step)
+    b = ir.IRBuilder(tail)
+    b.store(main, i_slot)
+    b.branch(tail_body)
+    b = ir.IRBuilder(tail_body)
+    i = b.load(i_slot)
+    more = b.icmp_signed("<", i, k)
+    with b.if_then(more):
+        product = [b.load(b.gep(w, [b.add(base, i)])), b.load(b.gep(x, [i]))]
+        b.store(b.call(fma, [*product, b.load(rest)]), rest)
+        b.store(b.add(i, one), i_slot)
+    b.cbranch(more, tail_body, finish)
+    b = ir.IRBuilder(finish)
+    sums = b.load(acc)
+    v = [b.extract_element(sums, i64(j)) for j in range(lanes)]
+    pairs = _pairwise(b, v)
+    halving = _halving(b, v)
+    tile_rows = b.select(b.icmp_signed("<", r, full), i64(8), b.srem(m, i64(8)))
+    total = b.select(b.icmp_signed("==", tile_rows, width_i), pairs, halving)
+    b.store(b.fadd(total, b.load(rest)), b.gep(out, [r]))
+    r_next = b.add(r, one)
+    b.store(r_next, r_slot)
+    b.cbranch(b.icmp_signed("<", r_next, m), row, done)
+    ir.IRBuilder(done).ret_void()
+
+
+def _pairwise(b: Any, v: list[Any]) -> Any:
+    """((v0 + v1) + (v2 + v3)) + ((v4 + v5) + (v6 + v7)): neighbours first."""
+    while len(v) > 1:
+        v = [b.fadd(v[j], v[j + 1]) for j in range(0, len(v), 2)]
+    return v[0]
+
+
+def _halving(b: Any, v: list[Any]) -> Any:
+    """The upper half added to the lower, again until one is left: ((v0 + v4) + (v2 + v6)) +
+    ((v1 + v5) + (v3 + v7))."""
+    while len(v) > 1:
+        half = len(v) // 2
+        v = [b.fadd(v[j], v[j + half]) for j in range(half)]
+    return v[0]

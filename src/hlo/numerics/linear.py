@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from . import blas_small, numerics, row_vector_dot, subnormals, vector_dot
+from . import blas_small, matrix_vector_dot, numerics, row_vector_dot, subnormals, vector_dot
 
 
 def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
@@ -148,8 +148,7 @@ def dot_general_fn(
     nb, nm, nn = len(lhs_batch), len(lhs_free), len(rhs_free)
     flush_float = flush and dtype.kind in "fc"
     out_dtype = np.dtype(result.numpy_dtype)
-    # a vector-matrix product, the vector's elements and the matrix stored [k, n] in order (XLA:CPU's
-    # column GEMV emitter)
+    # operands stored in order (lhs [m, k], rhs [k, n]): XLA:CPU's GEMV emitters for m = 1 or n = 1
     rhs_stored_kn = (
         not rhs_batch and rhs_order == tuple(range(rhs_rank)) and lhs_order == tuple(range(lhs_rank))
     )
@@ -166,6 +165,8 @@ def dot_general_fn(
             out = vector_dot.vector_dot(a3[:, 0, :], b3[:, :, 0], flush_float)
         elif rhs_stored_kn and row_vector_dot.applies(a3.dtype, a3.shape[0], rows, cols, k):
             out = row_vector_dot.row_vector_dot(a3[0, 0], b3[0], flush_float)
+        elif rhs_stored_kn and matrix_vector_dot.applies(a3.dtype, a3.shape[0], rows, cols, k):
+            out = matrix_vector_dot.matrix_vector_dot(a3[0], b3[0, :, 0], flush_float)
         else:
             with blas_small.sized(rows, cols, k):
                 out = np.matmul(a3, b3)

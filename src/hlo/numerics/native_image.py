@@ -83,9 +83,12 @@ def _cpu_flags() -> frozenset[str]:
 
 
 def import_address(name: str) -> int | None:
-    """The address of a C function an image calls (`hlo_libm_<name>_f64`: the C library's)."""
+    """The address of a C function an image calls (`hlo_libm_<name>_f64`: the C library's; the
+    C library's memset and memcpy, which LLVM writes for some loops)."""
     from . import libm
 
+    if name in ("memset", "memcpy"):
+        return ctypes.cast(getattr(ctypes, name), ctypes.c_void_p).value
     if name.startswith("hlo_libm_") and name.endswith("_f64"):
         fn = libm.c_function(name[len("hlo_libm_") : -len("_f64")], False, 1)
         return None if fn is None else ctypes.cast(fn, ctypes.c_void_p).value
