@@ -129,11 +129,16 @@ def _chain_loop(width: int) -> Any:
 
 @functools.cache
 def _rows_loop(width: int) -> Any:
-    address = native_image.function(native_image.APPROXIMATIONS, module(width), rows_name(width))
+    address = rows_address(width)
     if address is None:
         return None
     pointer = ctypes.c_void_p
     return ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, pointer, pointer, pointer)(address)
+
+
+def rows_address(width: int) -> int | None:
+    """The address of rows_name's loop (the compiled tiers call it), None where it does not run."""
+    return native_image.function(native_image.APPROXIMATIONS, module(width), rows_name(width))
 
 
 def rows(w: np.ndarray, x: np.ndarray) -> np.ndarray | None:

@@ -22,7 +22,7 @@ import numpy as np
 from ..dtypes import PrimitiveType
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import blas_small, matrix_vector_dot, row_vector_dot, vector_dot
+from . import blas_small, fma_loop, matrix_vector_dot, row_vector_dot, subnormals, vector_dot
 from .jit_codegen import Gen, Unsupported, Val, emits, flat_index, type_name
 from .jit_ops import _tiny
 
@@ -237,6 +237,13 @@ def _matrix_vector_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, m: in
     lanes of FMA chains, a chain over the rest, the lanes added neighbours first or by halving."""
     dtype = np.dtype(t.numpy_dtype)
     ft, fma = type_name(t), "_fma_f32" if t is P.F32 else "_fma_f64"
+    native = fma_loop.rows_address(8 * dtype.itemsize) is not None
+    if native and (not g.flush or subnormals.supported()):  # (the interpreter's loop: the same code)
+        fn, i64 = g.ufunc("native_rows", t), "np.int64"
+        pointers = ", ".join(f"np.intp({v}.ctypes.data)" for v in (a, b))
+        g.line(f"{out} = np.empty({m}, {ft})")
+        g.line(f"_blas_void(fp[{fn}, 0], ({i64}({m}), {i64}({k}), {pointers}, np.intp({out}.ctypes.data)))")
+        return
     width = matrix_vector_dot.lanes(dtype)
     main = k - k % width
     flush = (lambda v: f"_flush({v}, {_tiny(t)})") if g.flush else (lambda v: v)

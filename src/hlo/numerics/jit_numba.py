@@ -24,7 +24,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from . import jit_blas, jit_linear, jit_scalar, xla_exp, xla_exp_loop, xla_expm1, xla_log_loop
+from . import fma_loop, jit_blas, jit_linear, jit_scalar, xla_exp, xla_exp_loop, xla_expm1, xla_log_loop
 from .jit_codegen import GENERATOR_VERSION, XLA_LOOPS, cache_dir
 from .jit_loop_source import LoopSource
 
@@ -174,8 +174,9 @@ def compile_function(source: str, name: str, nogil: bool = False) -> Any:
 def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
     """The `fp` argument of generated code (a loop's, an entry's): one row (fn, context, auxdata)
     per NumPy loop, and (address, 0, 0) per BLAS function (hlo.numerics.jit_linear), per C
-    math library function (`libm_<op>`, hlo.numerics.libm) and per loop of XLA:CPU's own
-    approximations (`xla_<op>`: hlo.numerics.odd_rational, xla_log_loop, xla_exp_loop)."""
+    math library function (`libm_<op>`, hlo.numerics.libm), per loop of XLA:CPU's own
+    approximations (`xla_<op>`: hlo.numerics.odd_rational, xla_log_loop, xla_exp_loop) and for
+    the native image's matrix-vector loop (`native_rows`: hlo.numerics.fma_loop)."""
     rows = [
         (jit_linear.blas_address(name[6:]), 0, 0)
         if name.startswith("cblas_")
@@ -183,6 +184,8 @@ def pointers(ufuncs: Sequence[tuple[str, str]]) -> np.ndarray:
         if name.startswith("libm_")
         else (approximation_address(name, dtype), 0, 0)
         if name.startswith("xla_")
+        else (fma_loop.rows_address(8 * np.dtype(dtype).itemsize) or 0, 0, 0)
+        if name == "native_rows"
         else ufunc_loop(name, dtype)
         for name, dtype in ufuncs
     ]
