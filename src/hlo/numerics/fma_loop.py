@@ -110,30 +110,26 @@ def _chain(mod: Any, fma: Any, real: Any, width: int) -> None:
 
 
 @functools.cache
+def _function(symbol: str, width: int, counts: int) -> Any:
+    """The image's function `symbol` of module(width) as a ctypes function of `counts` integers
+    then pointers, five arguments in all (None where the image does not run here)."""
+    address = native_image.function(native_image.APPROXIMATIONS, module(width), symbol)
+    if address is None:
+        return None
+    pointer = ctypes.c_void_p
+    return ctypes.CFUNCTYPE(None, *([ctypes.c_int64] * counts), *([pointer] * (5 - counts)))(address)
+
+
 def _loop(width: int) -> Any:
-    address = native_image.function(native_image.APPROXIMATIONS, module(width), name(width))
-    if address is None:
-        return None
-    pointer = ctypes.c_void_p
-    return ctypes.CFUNCTYPE(None, ctypes.c_int64, pointer, pointer, pointer, pointer)(address)
+    return _function(name(width), width, 1)
 
 
-@functools.cache
 def _chain_loop(width: int) -> Any:
-    address = native_image.function(native_image.APPROXIMATIONS, module(width), chain_name(width))
-    if address is None:
-        return None
-    pointer = ctypes.c_void_p
-    return ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, pointer, pointer, pointer)(address)
+    return _function(chain_name(width), width, 2)
 
 
-@functools.cache
 def _rows_loop(width: int) -> Any:
-    address = rows_address(width)
-    if address is None:
-        return None
-    pointer = ctypes.c_void_p
-    return ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, pointer, pointer, pointer)(address)
+    return _function(rows_name(width), width, 2)
 
 
 def rows_address(width: int) -> int | None:
