@@ -233,54 +233,16 @@ def _row_vector_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, k: int, 
 
 
 def _matrix_vector_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, m: int, k: int) -> None:
-    """A matrix times a vector as the interpreter (hlo.numerics.matrix_vector_dot): per row,
-    lanes of FMA chains, a chain over the rest, the lanes added neighbours first or by halving."""
+    """A matrix times a vector: the native image's loop the interpreter runs
+    (hlo.numerics.matrix_vector_dot), called by address; where it does not run, or the CPU's
+    mode cannot flush its steps, the loop stays on the interpreter."""
     dtype = np.dtype(t.numpy_dtype)
-    ft, fma = type_name(t), "_fma_f32" if t is P.F32 else "_fma_f64"
-    native = fma_loop.rows_address(8 * dtype.itemsize) is not None
-    if native and (not g.flush or subnormals.supported()):  # (the interpreter's loop: the same code)
-        fn, i64 = g.ufunc("native_rows", t), "np.int64"
-        pointers = ", ".join(f"np.intp({v}.ctypes.data)" for v in (a, b))
-        g.line(f"{out} = np.empty({m}, {ft})")
-        g.line(f"_blas_void(fp[{fn}, 0], ({i64}({m}), {i64}({k}), {pointers}, np.intp({out}.ctypes.data)))")
-        return
-    width = matrix_vector_dot.lanes(dtype)
-    main = k - k % width
-    flush = (lambda v: f"_flush({v}, {_tiny(t)})") if g.flush else (lambda v: v)
-    r, s, x, y = g.name("r"), g.name("i"), g.name("x"), g.name("y")
-    acc = [g.name("acc") for _ in range(width)]
-    rest, total = g.name("acc"), g.name("acc")
-
-    def fused(target: str, x_at: str, y_at: str) -> None:
-        g.line(f"{x}, {y} = {x_at}, {y_at}")
-        g.line(f"{target} = {flush(f'_fma_nan({fma}({x}, {y}, {target}), {x}, {y}, {target})')}")
-
-    g.line(f"{out} = np.empty({m}, {ft})")
-    g.line(f"for {r} in range({m}):")
-    g.indent += 1
-    g.line(f"{', '.join([*acc, rest])} = {', '.join([f'{ft}(0.0)'] * (width + 1))}")
-    g.line(f"for {s} in range(0, {main}, {width}):")
-    g.indent += 1
-    for lane, name in enumerate(acc):
-        fused(name, f"{a}[{r} * {k} + {s} + {lane}]", f"{b}[{s} + {lane}]")
-    g.indent -= 1
-    g.line(f"for {s} in range({main}, {k}):")
-    g.indent += 1
-    fused(rest, f"{a}[{r} * {k} + {s}]", f"{b}[{s}]")
-    g.indent -= 1
-    pairs, halves = list(acc), list(acc)
-    while len(pairs) > 1:
-        pairs = [flush(f"({pairs[j]} + {pairs[j + 1]})") for j in range(0, len(pairs), 2)]
-        half = len(halves) // 2
-        halves = [flush(f"({halves[j]} + {halves[j + half]})") for j in range(half)]
-    full, last = m - m % matrix_vector_dot.TILE_ROWS, m % matrix_vector_dot.TILE_ROWS
-    first_pairwise, last_pairwise = width == matrix_vector_dot.TILE_ROWS, last == width
-    g.line(f"if ({r} < {full} and {first_pairwise}) or ({r} >= {full} and {last_pairwise}):")
-    g.line(f"    {total} = {pairs[0]}")
-    g.line("else:")
-    g.line(f"    {total} = {halves[0]}")
-    g.line(f"{out}[{r}] = {flush(f'{total} + {rest}')}")
-    g.indent -= 1
+    if fma_loop.rows_address(8 * dtype.itemsize) is None or (g.flush and not subnormals.supported()):
+        raise Unsupported("a matrix times a vector without the native image's loop")
+    fn, i64 = g.ufunc("native_rows", t), "np.int64"
+    pointers = ", ".join(f"np.intp({v}.ctypes.data)" for v in (a, b, out))
+    g.line(f"{out} = np.empty({m}, {type_name(t)})")
+    g.line(f"_blas_void(fp[{fn}, 0], ({i64}({m}), {i64}({k}), {pointers}))")
 
 
 def _int_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, m: int, k: int, n: int) -> None:

@@ -4,14 +4,16 @@ to 32 of them the two run as one loop, whose adds take the products as FMAs, fro
 (but as separate multiplies and adds for 5 to 8 elements where the batch is a multiple of 4,
 the loop vectorized across the batch); from 33 on the reduce is XLA's reduce of the products
 (its tree rewrite or its vector kernels: hlo.numerics.reduction.float_sum). One contracted
-element stays a product. Bit for bit on f32; f64 batches of 100 to 3000 elements a result,
-which XLA:CPU fuses into YNNPACK's reduce, are within rounding (docs/SEMANTICS.md)."""
+element stays a product. Bit for bit on f32; f64 batches of 4096 or more products with fewer
+than 4096 a result, which XLA:CPU fuses into YNNPACK's reduce, are within rounding
+(docs/SEMANTICS.md)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .fma import fma
+from .numerics import flush_denormals
 from .reduction import float_sum
 
 FUSED_LOOP = 32  # at most this many elements: multiply and reduce in one loop
@@ -40,11 +42,5 @@ def vector_dot(a: np.ndarray, b: np.ndarray, flush: bool) -> np.ndarray:
         for j in range(k):
             total = total + a[:, j] * b[:, j] if plain else fma(a[:, j], b[:, j], total)
             if flush:
-                total = _flushed(total)
+                total = flush_denormals(total)
         return total
-
-
-def _flushed(x: np.ndarray) -> np.ndarray:
-    from .numerics import flush_denormals
-
-    return flush_denormals(x)
