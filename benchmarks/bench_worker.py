@@ -20,6 +20,7 @@ import json
 import os
 import resource
 import sys
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -95,7 +96,11 @@ def traced_peak(fn: Callable[[], Any]) -> int:
     """What one more run allocates at its peak, result included, as tracemalloc sees it (NumPy
     reports its data buffers to it): the kernels' temporaries, which the RSS misses once glibc
     keeps freed blocks in its heap. A run of its own after the timed ones, as tracing slows
-    every allocation."""
+    every allocation. Background compilations still under way (a cold disk cache) finish
+    first: their allocations are the compiler's, not the run's."""
+    for thread in threading.enumerate():
+        if thread.name.startswith("hlo-jit"):
+            thread.join(timeout=120)
     gc.collect()
     tracemalloc.start()
     try:
