@@ -1516,7 +1516,95 @@ def family_vector_dots() -> Iterator[Case]:
                        [x, y], [t, t, t], exact)  # fmt: skip
 
 
+def _complex_values(t: str, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+    dt = DTYPES[t]
+    scale = 10.0 ** rng.integers(-3, 4, shape)
+    return (rng.standard_normal(shape) * scale + 1j * rng.standard_normal(shape)).astype(dt)
+
+
+def _dot_case(t: str, ls: str, rs: str, os_: str, dims: str, args: list[np.ndarray], exact: bool) -> Case:
+    return (module(f"  a = {t}{ls} parameter(0)\n  b = {t}{rs} parameter(1)\n  ROOT r = {t}{os_} dot(a, b), {dims}"),
+            args, [t, t, t], exact)  # fmt: skip
+
+
+def family_complex_dots() -> Iterator[Case]:
+    """Complex dots (hlo.numerics.complex_dot): Eigen's products over whole, half and quarter
+    packets, 4-row panels and the rows past them, k blocks (sequential ones; the parallel ones
+    where Eigen's cost model takes two threads), its GEMV, XLA's multiply-and-reduce of vectors
+    and its multiply of a single contracted element; infinities, NaNs and signed zeros. The c64
+    column left over after the quarter packets in 4-row panels is not modelled (not exact).
+    Also complex multiplies by a broadcast that is the same along XLA:CPU's innermost loop (of a
+    negated one: not modelled, not exact)."""
+    rng = np.random.default_rng(41)
+    natural = "lhs_contracting_dims={1}, rhs_contracting_dims={0}"
+    for t in ("c64", "c128"):
+        for m, k, n in (
+            (2, 3, 2),
+            (4, 16, 8),
+            (5, 37, 6),
+            (9, 100, 16),
+            (12, 64, 10),
+            (7, 200, 4),
+            (3, 40, 7),
+            (4, 20, 5),
+            (8, 38, 9),
+            (16, 700, 16),
+            (8, 2000, 8),
+            (6, 250, 6),
+            (64, 700, 64),
+        ):
+            exact = not (t == "c64" and n % 2 and m >= 4)
+            yield _dot_case(t, f"[{m},{k}]", f"[{k},{n}]", f"[{m},{n}]", natural,
+                            [_complex_values(t, (m, k), rng), _complex_values(t, (k, n), rng)], exact)  # fmt: skip
+        m, k, n = 6, 50, 10
+        yield _dot_case(t, f"[{k},{m}]", f"[{n},{k}]", f"[{m},{n}]", "lhs_contracting_dims={0}, rhs_contracting_dims={1}",
+                        [_complex_values(t, (k, m), rng), _complex_values(t, (n, k), rng)], True)  # fmt: skip
+        yield _dot_case(t, "[3,5,40]", "[3,40,6]", "[3,5,6]",
+                        "lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}",
+                        [_complex_values(t, (3, 5, 40), rng), _complex_values(t, (3, 40, 6), rng)], True)  # fmt: skip
+        for k, n in ((70, 9), (200, 16), (130, 5)):  # Eigen's GEMV
+            yield _dot_case(t, f"[1,{k}]", f"[{k},{n}]", f"[1,{n}]", natural,
+                            [_complex_values(t, (1, k), rng), _complex_values(t, (k, n), rng)], True)  # fmt: skip
+        yield _dot_case(t, "[200]", "[200,9]", "[9]", "lhs_contracting_dims={0}, rhs_contracting_dims={0}",
+                        [_complex_values(t, (200,), rng), _complex_values(t, (200, 9), rng)], True)  # fmt: skip
+        for k in (2, 5, 32, 33, 300):  # XLA's multiply and reduce
+            yield _dot_case(t, f"[{k}]", f"[{k}]", "[]", "lhs_contracting_dims={0}, rhs_contracting_dims={0}",
+                            [_complex_values(t, (k,), rng), _complex_values(t, (k,), rng)], True)  # fmt: skip
+        for b, k in ((6, 40), (4, 7)):
+            yield _dot_case(t, f"[{b},{k}]", f"[{b},{k}]", f"[{b}]",
+                            "lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={1}",
+                            [_complex_values(t, (b, k), rng), _complex_values(t, (b, k), rng)], True)  # fmt: skip
+        for m, n in ((8, 6), (4, 1), (1, 5)):  # one contracted element: a multiply
+            yield _dot_case(t, f"[{m},1]", f"[1,{n}]", f"[{m},{n}]", natural,
+                            [_complex_values(t, (m, 1), rng), _complex_values(t, (1, n), rng)], True)  # fmt: skip
+        for m in (3, 7):  # a matrix times a vector: Eigen's product with one row
+            yield _dot_case(t, f"[{m},50]", "[50]", f"[{m}]", natural,
+                            [_complex_values(t, (m, 50), rng), _complex_values(t, (50,), rng)], t == "c128" or m < 4)  # fmt: skip
+        a, b = _complex_values(t, (5, 12), rng), _complex_values(t, (12, 8), rng)
+        a[0, 3], a[1, 5], b[2, 1], b[4, 6] = complex(np.inf, 1), complex(np.nan, 0), complex(-0.0, np.inf), 0
+        a[2] = -0.0
+        yield _dot_case(t, "[5,12]", "[12,8]", "[5,8]", natural, [a, b], True)
+        m, n = 16, 24
+        for operand, dims, side in (
+            ("[]", "{}", "b, s"),
+            ("[]", "{}", "s, b"),
+            (f"[{m}]", "{0}", "b, s"),
+            (f"[{n}]", "{1}", "b, s"),
+            (f"[{m}]", "{0}", "s, b"),
+        ):
+            x, v = _complex_values(t, (m, n), rng), _complex_values(t, eval(operand.replace("[]", "()")), rng)
+            yield (module(f"  b = {t}[{m},{n}] parameter(0)\n  v = {t}{operand} parameter(1)\n"
+                          f"  s = {t}[{m},{n}] broadcast(v), dimensions={dims}\n  ROOT r = {t}[{m},{n}] multiply({side})"),
+                   [x, v], [t, t, t], True)  # fmt: skip
+        x, v = _complex_values(t, (m, n), rng), _complex_values(t, (), rng)
+        # a negated broadcast: not modelled
+        yield (module(f"  b = {t}[{m},{n}] parameter(0)\n  v = {t}[] parameter(1)\n  w = {t}[{m},{n}] broadcast(v), dimensions={{}}\n"
+                      f"  s = {t}[{m},{n}] negate(w)\n  ROOT r = {t}[{m},{n}] multiply(b, s)"),
+               [x, v], [t, t, t], False)  # fmt: skip
+
+
 FAMILIES = {
+    "complex_dots": family_complex_dots,
     "indexing": family_indexing,
     "vector_dots": family_vector_dots,
     "one_thread_sums": family_one_thread_sums,

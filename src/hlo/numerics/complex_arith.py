@@ -28,6 +28,18 @@ def multiply(x: np.ndarray, y: np.ndarray, flush: bool) -> np.ndarray:
         return make_complex(real, imag).astype(np.result_type(x, y), copy=False)
 
 
+def multiply_by_invariant(x: np.ndarray, y: np.ndarray, flush: bool) -> np.ndarray:
+    """x * y where y is the same along the innermost loop of XLA:CPU's kernel (a broadcast of a
+    scalar or of a column): LLVM then fuses the other product of the imaginary part, fma(a, d,
+    b c)."""
+    step = Steps(flush)
+    with np.errstate(all="ignore"):
+        (a, b), (c, d) = parts(x, step), parts(y, step)
+        real = step.fma(a, c, negated(step(b * d)))
+        imag = step.fma(a, d, step(b * c))
+        return make_complex(real, imag).astype(np.result_type(x, y), copy=False)
+
+
 def divide(x: np.ndarray, y: np.ndarray, flush: bool) -> np.ndarray:
     """(a + bi)/(c + di) by Smith's method as XLA writes it (both ratios computed, the one with
     |c| < |d| picked), then C99 Annex G's fixes where that gives NaN in both parts: a zero

@@ -75,6 +75,11 @@ class KernelContext(Protocol):
         """The shapes of an instruction's operands (in the computation being planned)."""
         ...
 
+    def producers(self, instr: Instruction) -> tuple[Instruction, ...]:
+        """The instructions an instruction's operands come from (in the computation being
+        planned)."""
+        ...
+
     def computation(self, name: str) -> Callable[..., Any]:
         """A called computation of the module, ready to run (planned once)."""
         ...

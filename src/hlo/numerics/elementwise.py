@@ -16,7 +16,7 @@ from ..dtypes import PrimitiveType
 from ..errors import EvalError
 from ..ir.instruction import Instruction
 from ..shape import Shape
-from . import libm, subnormals
+from . import libm, loop_invariance, subnormals
 from .context import KernelContext
 from .numerics import compute_dtype, flush_denormals, is_ml_dtype
 
@@ -34,6 +34,8 @@ class Math:
         that `fn` returns one of its operands' values (max, min, sign), which the mode does not
         flush: their float results are flushed by a multiplication by one, which it does.
         `complex_fn`, when given, computes complex operands instead: `complex_fn(*operands, flush)`
+        (`complex_invariant_rhs_fn` where the second operand is the same all along XLA:CPU's
+        innermost loop, hlo.numerics.loop_invariance)
         on the unflushed operands (hlo.numerics.complex_math: XLA:CPU's own formulas, flushing in
         software, so they run with the CPU's mode off). `real_ufunc`, when given, is the NumPy ufunc
         `fn` amounts to on real floats (plans call it directly, and fused steps with `out=`). `libm`:
@@ -47,6 +49,7 @@ class Math:
     on_bits: bool = False
     selects: bool = False
     complex_fn: Callable[..., Any] | None = None
+    complex_invariant_rhs_fn: Callable[..., Any] | None = None  # complex_fn where the rhs is loop-invariant
     real_ufunc: np.ufunc | None = None
     libm: bool = False  # XLA:CPU calls the C library's function for some float types (numerics.libm)
 
@@ -89,6 +92,8 @@ def elementwise_kernel(math: Math, instr: Instruction, ctx: KernelContext) -> Ca
     operand_type = operands[0].element_type
     if math.complex_fn is not None and operand_type.is_complex:
         complex_fn, flush_complex = math.complex_fn, ctx.options.flush_denormals
+        if math.complex_invariant_rhs_fn is not None and loop_invariance.invariant_operand(instr, ctx, 1):
+            complex_fn = math.complex_invariant_rhs_fn
 
         def run_complex(*xs: np.ndarray) -> np.ndarray:
             with subnormals.keeping_subnormals():

@@ -56,7 +56,16 @@ class Binary:
 BINARY = (
     Binary("Add", Op.ADD, ANY, math=Math(np.add)),
     Binary("Sub", Op.SUBTRACT, ARITHMETIC, math=Math(np.subtract)),
-    Binary("Mul", Op.MULTIPLY, ANY, math=Math(np.multiply, complex_fn=complex_arith.multiply)),
+    Binary(
+        "Mul",
+        Op.MULTIPLY,
+        ANY,
+        math=Math(
+            np.multiply,
+            complex_fn=complex_arith.multiply,
+            complex_invariant_rhs_fn=complex_arith.multiply_by_invariant,
+        ),
+    ),
     Binary(
         "Div",
         Op.DIVIDE,

@@ -65,6 +65,12 @@ class PlanContext:
         by_name = self.planning[-1].by_name
         return tuple(by_name[o].shape for o in instr.operands)
 
+    def producers(self, instr: Instruction) -> tuple[Instruction, ...]:
+        """The instructions an instruction's operands come from (in the computation being
+        planned)."""
+        by_name = self.planning[-1].by_name
+        return tuple(by_name[o] for o in instr.operands)
+
     def computation(self, name: str) -> Plan:
         """The plan of a called computation (planned once)."""
         plan = self.plans.get(name)
