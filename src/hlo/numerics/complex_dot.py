@@ -1,15 +1,15 @@
 """Complex dots (c64, c128) as XLA:CPU computes them: its dot thunk hands them to Eigen's tensor
 contraction, column-major, so Eigen's rows are the dot's columns (n) and its columns the dot's
-rows (m). Measured with jaxlib 0.10.2 (AVX-512 build; docs/SEMANTICS.md):
+rows (m). Measured with jaxlib 0.10.2, whose Eigen is an AVX build without FMA (docs/SEMANTICS.md):
 
 - a matrix product is Eigen's GEBP kernel over k cut into cache blocks. Within a block each
   result keeps four real sums from 0 (re*re, im*im, re*im, im*re of the operands: products
   rounded, then added), joined as re = rr - ii, im = ri + ir; a block is added to the result
   (which starts at +0) after a multiply by alpha = 1 + 0i (an infinite part makes both NaN).
-  Columns in whole vector packets (8 c64, 4 c128) add k in order; columns in half and quarter
-  packets, in the rows of whole 4-row panels, add even and odd k apart up to the last multiple
-  of 8, then the rest in order; rows past the last 4-row panel add in order, and the c64 column
-  left over after the quarter packets there as complex products (re = ac - bd rounded) added in
+  Columns in groups of Eigen's mr (8 c64, 4 c128) add k in order; the rest, in the rows of
+  whole 4-row panels, add even and odd k apart up to the last multiple of 8, then the rest in
+  order; rows past the last 4-row panel add in order, and the c64 column left over after
+  Eigen's smallest vectors (2 values) there as complex products (re = ac - bd rounded) added in
   turn. In the 4-row panels that left-over c64 column is not modelled (summed in order).
 - a dot of vectors (every free dimension 1) is XLA's multiply and reduce: up to 32 products
   one loop from 0 whose real part adds each product's real part (ac - bd, its multiply fused)
@@ -20,9 +20,7 @@ rows (m). Measured with jaxlib 0.10.2 (AVX-512 build; docs/SEMANTICS.md):
   added in k order, in blocks of 16 (4 when a column of the matrix is 32,000 bytes or more)
   once k is 128 or more, each block added to the result as above.
 
-Eigen's block of k is the largest multiple of 8 its L1 cache model allows (336 c64, 248 c128,
-for 32 KiB), balanced so that the last block is as large as possible; with two threads (the
-product's cost above Eigen's threshold) the block is at most 320 and not balanced."""
+k is cut into blocks, or between threads, as hlo.numerics.eigen_contraction says."""
 
 from __future__ import annotations
 
@@ -71,17 +69,24 @@ def _zeros(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _four_sums(s: _Steps, a: np.ndarray, b: np.ndarray, peeled: bool) -> tuple[np.ndarray, np.ndarray]:
     """re, im of a [B, m, k] . b [B, k, n] from the four real sums (k in order, or Eigen's
-    even/odd peel of the half and quarter packets)."""
-    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    even/odd peel where its smaller vectors take the columns)."""
     k = a.shape[2]
+    # the lhs's parts stored k-major, so that each step reads a contiguous column
+    ar, ai = (np.ascontiguousarray(np.moveaxis(p, 2, 1)) for p in (a.real, a.imag))
+    br, bi = np.ascontiguousarray(b.real), np.ascontiguousarray(b.imag)
     sums = [_zeros(a, b) for _ in range(4)]
     odd = [_zeros(a, b) for _ in range(4)] if peeled else sums
     split = k - k % PEEL if peeled else 0
+    product = _zeros(a, b)
     for j in range(k):
         acc = odd if (j < split and j % 2) else sums
-        x_r, x_i, y_r, y_i = ar[:, :, j, None], ai[:, :, j, None], br[:, None, j], bi[:, None, j]
+        x_r, x_i, y_r, y_i = ar[:, j, :, None], ai[:, j, :, None], br[:, None, j], bi[:, None, j]
         for t, (p, q) in enumerate(((x_r, y_r), (x_i, y_i), (x_r, y_i), (x_i, y_r))):
-            acc[t] = s.add(acc[t], s.mul(p, q))
+            if s.soft:
+                acc[t] = s.add(acc[t], s.mul(p, q))
+            else:
+                np.multiply(p, q, out=product)
+                np.add(acc[t], product, out=acc[t])
         if j == split - 1:
             sums = [s.add(e, o) for e, o in zip(sums, odd)]
     rr, ii, ri, ir = sums
