@@ -1528,13 +1528,14 @@ def _dot_case(t: str, ls: str, rs: str, os_: str, dims: str, args: list[np.ndarr
 
 
 def family_complex_dots() -> Iterator[Case]:
-    """Complex dots (hlo.numerics.complex_dot): Eigen's products over whole, half and quarter
-    packets, 4-row panels and the rows past them, k blocks (sequential ones; the parallel ones
-    where Eigen's cost model takes two threads), its GEMV, XLA's multiply-and-reduce of vectors
-    and its multiply of a single contracted element; infinities, NaNs and signed zeros. The c64
-    column left over after the quarter packets in 4-row panels is not modelled (not exact).
-    Also complex multiplies by a broadcast that is the same along XLA:CPU's innermost loop (of a
-    negated one: not modelled, not exact)."""
+    """Complex dots (hlo.numerics.complex_dot): Eigen's products over its groups of columns and
+    smaller vectors, 4-row panels and the rows past them, k blocks (sequential ones; parallel
+    ones where Eigen's cost model takes two threads, over tiles of columns; k shared between
+    the threads), its GEMV, XLA's multiply and reduce of vectors and its multiply of a single
+    contracted element; infinities, NaNs and signed zeros. The c64 column left over after the
+    smallest vectors in 4-row panels is not modelled (not exact). Also complex multiplies by a
+    broadcast that is the same along XLA:CPU's innermost loop (of a negated one: not modelled,
+    not exact)."""
     rng = np.random.default_rng(41)
     natural = "lhs_contracting_dims={1}, rhs_contracting_dims={0}"
     for t in ("c64", "c128"):
@@ -1552,6 +1553,9 @@ def family_complex_dots() -> Iterator[Case]:
             (8, 2000, 8),
             (6, 250, 6),
             (64, 700, 64),
+            (31, 269, 88),
+            (40, 700, 40),
+            (24, 700, 24),
         ):
             exact = not (t == "c64" and n % 2 and m >= 4)
             yield _dot_case(t, f"[{m},{k}]", f"[{k},{n}]", f"[{m},{n}]", natural,

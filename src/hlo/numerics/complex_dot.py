@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import eigen_contraction, subnormals, threads
+from . import complex_dot_tier, eigen_contraction, subnormals, threads
 from .complex_arith import multiply, multiply_by_invariant
 from .fma import fma
 from .numerics import flush_denormals, make_complex
@@ -113,7 +113,16 @@ def _add_block(s: _Steps, out: np.ndarray, re: np.ndarray, im: np.ndarray) -> No
     out.imag = s.add(out.imag, im2)
 
 
-def _gemm_block(s: _Steps, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+def _gemm_block(s: _Steps, a: np.ndarray, b: np.ndarray, out: np.ndarray, jit: str, tile: int | None) -> None:
+    """One k slice of the product added to `out`, Eigen's kernel called on tiles of `tile` of
+    the dot's columns (all at once for None)."""
+    n = b.shape[2]
+    step = tile or n
+    for start in range(0, n, step):
+        _gemm_tile(s, a, b[:, :, start : start + step], out[:, :, start : start + step], jit)
+
+
+def _gemm_tile(s: _Steps, a: np.ndarray, b: np.ndarray, out: np.ndarray, jit: str) -> None:
     m, n = a.shape[1], b.shape[2]
     whole = n // eigen_contraction.MR[a.dtype] * eigen_contraction.MR[a.dtype]
     packed = n // SMALLEST[a.dtype] * SMALLEST[a.dtype]
@@ -127,7 +136,13 @@ def _gemm_block(s: _Steps, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> Non
     )
     for rows, cols, peeled in regions:
         sub_a, sub_b = a[:, rows], b[:, :, cols]
-        if sub_a.shape[1] and sub_b.shape[2]:
+        if not (sub_a.shape[1] and sub_b.shape[2]):
+            continue
+        compiled = None if (peeled or s.soft) else complex_dot_tier.four_sums(sub_a, sub_b, jit)
+        if compiled is not None:
+            rr, ii, ri, ir = compiled
+            re[:, rows, cols], im[:, rows, cols] = s.sub(rr, ii), s.add(ir, ri)
+        else:
             re[:, rows, cols], im[:, rows, cols] = _four_sums(s, sub_a, sub_b, peeled)
     if panels < m and packed < n:
         tail = _complex_products(s, a[:, panels:], b[:, :, packed:])
@@ -135,16 +150,18 @@ def _gemm_block(s: _Steps, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> Non
     _add_block(s, out, re, im)
 
 
-def matmul(a: np.ndarray, b: np.ndarray, flush: bool, threads: int) -> np.ndarray:
+def matmul(a: np.ndarray, b: np.ndarray, flush: bool, threads: int, jit: str = "auto") -> np.ndarray:
     """a [B, m, k] . b [B, k, n] (complex, flushed already) as XLA:CPU's Eigen product on
-    `threads` threads, one product of each batch."""
+    `threads` threads, one product of each batch (its main sums compiled as RunOptions.jit
+    says: hlo.numerics.complex_dot_tier)."""
     s = _Steps(flush)
     parts = []
     with np.errstate(all="ignore"):
-        for slices in eigen_contraction.schedule(a.dtype, b.shape[2], a.shape[1], a.shape[2], threads):
+        plan = eigen_contraction.schedule(a.dtype, b.shape[2], a.shape[1], a.shape[2], threads)
+        for slices in plan.parts:
             out = np.zeros((a.shape[0], a.shape[1], b.shape[2]), a.dtype)
             for start, stop in slices:
-                _gemm_block(s, a[:, :, start:stop], b[:, start:stop], out)
+                _gemm_block(s, a[:, :, start:stop], b[:, start:stop], out, jit, plan.rows)
             parts.append(out)
         return parts[0] if len(parts) == 1 else eigen_contraction.combine(a.dtype, parts, s.add)
 
@@ -178,7 +195,9 @@ def vector_dot(a: np.ndarray, b: np.ndarray, flush: bool) -> np.ndarray:
         return make_complex(re, im).astype(a.dtype, copy=False)
 
 
-def dot(a: np.ndarray, b: np.ndarray, rhs_stored_kn: bool, flush: bool) -> np.ndarray | None:
+def dot(
+    a: np.ndarray, b: np.ndarray, rhs_stored_kn: bool, flush: bool, jit: str = "auto"
+) -> np.ndarray | None:
     """a [B, m, k] . b [B, k, n] (complex, flushed already) as XLA:CPU computes it, or None where
     it is not modelled (a vector times a matrix stored [n, k]: Eigen's row-major GEMV)."""
     _, m, k = a.shape
@@ -190,4 +209,4 @@ def dot(a: np.ndarray, b: np.ndarray, rhs_stored_kn: bool, flush: bool) -> np.nd
         return vector_dot(a[:, 0, :], b[:, :, 0], flush)[:, None, None]
     if m == 1:
         return vector_matrix(a, b, flush) if rhs_stored_kn else None
-    return matmul(a, b, flush, threads.xla_threads())
+    return matmul(a, b, flush, threads.xla_threads(), jit)

@@ -1,13 +1,16 @@
-"""How Eigen's tensor contraction on a thread pool splits a complex product's k (XLA:CPU's dot
+"""How Eigen's tensor contraction on a thread pool splits a complex product (XLA:CPU's dot
 thunk; hlo.numerics.complex_dot computes each piece): written from Eigen's
 TensorContractionThreadPool, TensorCostModel and GeneralBlockPanelKernel as compiled into
 jaxlib 0.10.2 (an AVX build without FMA: 4 c64 or 2 c128 values a vector, kernels of mr = 8 / 4
-rows and nr = 4 columns; caches as Eigen reads them on x86-64: L1 32 KiB, L2 1 MiB).
+rows and nr = 4 columns; caches as Eigen reads them on the x86-64 machine measured: L1 32 KiB,
+L2 1 MiB, L3 320 MiB), and checked against XLA:CPU's results (exact_complex_dots.npz).
 
 Eigen's cost model picks one of three paths:
 - sequential (one thread): k in blocks of at most 336 (c64) / 248 (c128), balanced so that the
   last block is as large as possible, each added to the result in turn;
-- parallel over output tiles: k in blocks of at most 320 / 248, not balanced;
+- parallel over output tiles: k in blocks of at most 320 / 248, not balanced; each kernel call
+  takes a tile of Eigen's rows (the dot's columns), a multiple of mr, or only of nr where Eigen
+  shards the output by row (its vectors then restart every such tile);
 - sharded by k (small outputs with a long k): k cut into one slice per thread, each a product of
   its own (blocks of at most 320 / 248), the partial results then added: in twos with two
   threads, in Eigen's groups of four with more.
@@ -134,24 +137,34 @@ def _split(start: int, stop: int, block: int) -> Slices:
     return [(s, min(s + block, stop)) for s in range(start, stop, max(block, 1))]
 
 
-def schedule(dtype: np.dtype, m: int, n: int, k: int, most: int) -> list[Slices]:
-    """For Eigen's m x n output (the dot's n x m) over k, with `most` threads: the partial
-    products (added together at the end, see `combine`), each as the k slices it adds to its
-    result in turn."""
+class Plan(NamedTuple):
+    """`parts`: the partial products (added together at the end, see `combine`), each as the k
+    slices it adds to its result in turn; `rows`: how many of Eigen's rows (the dot's columns)
+    one kernel call takes (its vectors restart at each such tile), None for all."""
+
+    parts: list[Slices]
+    rows: int | None
+
+
+def schedule(dtype: np.dtype, m: int, n: int, k: int, most: int) -> Plan:
+    """Eigen's plan for its m x n output (the dot's n x m) over k, with `most` threads."""
     t = _traits(dtype)
     if k == 0:
-        return [[]]
+        return Plan([[]], None)
     threads = _threads(t, m, n, k, most)
     by_k = _threads_by_k(t, m, n, k, most)
     if _by_k(t, m, n, k, threads, by_k):
         block = min(k, max(12 * t.packet, _round_up(_cdiv(k, by_k), 8)))
         pieces = _split(0, k, block)
-        return [_split(s, e, _parallel_blocking(t, e - s, m, n, len(pieces))[0]) for s, e in pieces]
+        parts = [_split(s, e, _parallel_blocking(t, e - s, m, n, len(pieces))[0]) for s, e in pieces]
+        return Plan(parts, None)
     if n == 1 or threads == 1:
-        return [_split(0, k, _sequential_kc(t, k, m, n))]
-    by_col = _shard_by_col(m, n, threads)
-    kc = _parallel_blocking(t, k, m, n, threads)[0] if by_col else _parallel_blocking(t, k, n, m, threads)[0]
-    return [_split(0, k, kc)]
+        return Plan([_split(0, k, _sequential_kc(t, k, m, n))], None)
+    if _shard_by_col(m, n, threads):
+        kc, rows, _ = _parallel_blocking(t, k, m, n, threads)
+    else:  # the roles of m and n swapped: Eigen's rows in tiles of a multiple of nr only
+        kc, _, rows = _parallel_blocking(t, k, n, m, threads)
+    return Plan([_split(0, k, kc)], rows)
 
 
 Add = Callable[[np.ndarray, np.ndarray], np.ndarray]

@@ -137,9 +137,11 @@ def dot_general_fn(
     rhs_contracting: Sequence[int],
     result: PrimitiveType,
     flush: bool = True,
+    jit: str = "auto",
 ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """`dot_general` for operands of these types and ranks, with everything that does not depend
-    on the values decided once (a dot in a loop body runs thousands of times)."""
+    on the values decided once (a dot in a loop body runs thousands of times); `jit` is
+    RunOptions.jit (complex products' compiled sums)."""
     dtype = accumulator(result, lhs_dtype, rhs_dtype)
     lhs_free = [d for d in range(lhs_rank) if d not in lhs_batch and d not in lhs_contracting]
     rhs_free = [d for d in range(rhs_rank) if d not in rhs_batch and d not in rhs_contracting]
@@ -164,7 +166,7 @@ def dot_general_fn(
         b3 = b.reshape(math.prod(batch), k, cols)
         out = None
         if complex_dot.applies(a3.dtype):  # Eigen's products, XLA's multiply and reduce
-            out = complex_dot.dot(a3, b3, rhs_natural, flush_float)
+            out = complex_dot.dot(a3, b3, rhs_natural, flush_float, jit)
         if out is not None:
             pass
         elif vector_dot.applies(a3.dtype, rows, cols, k):  # XLA: a multiply and a reduce

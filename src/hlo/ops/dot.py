@@ -102,4 +102,5 @@ def dot_kernel(instr: Instruction, ctx: KernelContext) -> Callable[..., np.ndarr
         dn.rhs_contracting_dimensions,
         instr.shape.element_type,
         ctx.options.flush_denormals,
+        ctx.options.jit,
     )
