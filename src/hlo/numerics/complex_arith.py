@@ -20,23 +20,22 @@ from .numerics import make_complex
 
 def multiply(x: np.ndarray, y: np.ndarray, flush: bool) -> np.ndarray:
     """(a + bi)(c + di): real fma(a, c, -(b d)), imaginary fma(b, c, a d)."""
-    step = Steps(flush)
-    with np.errstate(all="ignore"):
-        (a, b), (c, d) = parts(x, step), parts(y, step)
-        real = step.fma(a, c, negated(step(b * d)))
-        imag = step.fma(b, c, step(a * d))
-        return make_complex(real, imag).astype(np.result_type(x, y), copy=False)
+    return _multiply(x, y, flush, invariant=False)
 
 
 def multiply_by_invariant(x: np.ndarray, y: np.ndarray, flush: bool) -> np.ndarray:
     """x * y where y is the same along the innermost loop of XLA:CPU's kernel (a broadcast of a
     scalar or of a column): LLVM then fuses the other product of the imaginary part, fma(a, d,
     b c)."""
+    return _multiply(x, y, flush, invariant=True)
+
+
+def _multiply(x: np.ndarray, y: np.ndarray, flush: bool, invariant: bool) -> np.ndarray:
     step = Steps(flush)
     with np.errstate(all="ignore"):
         (a, b), (c, d) = parts(x, step), parts(y, step)
         real = step.fma(a, c, negated(step(b * d)))
-        imag = step.fma(a, d, step(b * c))
+        imag = step.fma(a, d, step(b * c)) if invariant else step.fma(b, c, step(a * d))
         return make_complex(real, imag).astype(np.result_type(x, y), copy=False)
 
 
