@@ -150,14 +150,14 @@ def _gemm_tile(s: _Steps, a: np.ndarray, b: np.ndarray, out: np.ndarray, jit: st
     _add_block(s, out, re, im)
 
 
-def matmul(a: np.ndarray, b: np.ndarray, flush: bool, threads: int, jit: str = "auto") -> np.ndarray:
+def matmul(a: np.ndarray, b: np.ndarray, flush: bool, workers: int, jit: str = "auto") -> np.ndarray:
     """a [B, m, k] . b [B, k, n] (complex, flushed already) as XLA:CPU's Eigen product on
-    `threads` threads, one product of each batch (its main sums compiled as RunOptions.jit
+    `workers` threads, one product of each batch (its main sums compiled as RunOptions.jit
     says: hlo.numerics.complex_dot_tier)."""
     s = _Steps(flush)
     parts = []
     with np.errstate(all="ignore"):
-        plan = eigen_contraction.schedule(a.dtype, b.shape[2], a.shape[1], a.shape[2], threads)
+        plan = eigen_contraction.schedule(a.dtype, b.shape[2], a.shape[1], a.shape[2], workers)
         for slices in plan.parts:
             out = np.zeros((a.shape[0], a.shape[1], b.shape[2]), a.dtype)
             for start, stop in slices:

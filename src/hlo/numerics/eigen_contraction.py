@@ -31,6 +31,7 @@ L1, L2, L3 = 32 * 1024, 1024 * 1024, 320 * 1024 * 1024
 LOAD = STORE = 11.0 / 64  # cycles a byte (TensorCostModel)
 STARTUP = PER_THREAD = 100_000
 K_CAP = 320  # the parallel branch's cap on k blocks
+BY_K_FIXED, BY_K_PER_THREAD = 100_000, 3000  # cycles sharding by k costs
 
 
 class _Traits(NamedTuple):
@@ -116,12 +117,12 @@ def _threads(t: _Traits, m: int, n: int, k: int, most: int) -> int:
 
 
 def _threads_by_k(t: _Traits, m: int, n: int, k: int, most: int) -> int:
-    cycles = (4.0 if k == 1 else 2.0 if n < NR or m < t.mr else 1.0) * m * n / t.packet
+    cycles = _bandwidth(t, n, m, k) * m * n / t.packet  # (its tests with m and n swapped)
     parallel = _total(k, t.size * n, t.size, cycles)
     reduction = _total(m * n, 2.0, 1.0, 1.0 / t.packet)
     best, least = 1, parallel
     for nt in range(2, most + 1, 2):
-        cost = parallel / nt + 100_000 + nt * (reduction + 3000)
+        cost = parallel / nt + BY_K_FIXED + nt * (reduction + BY_K_PER_THREAD)
         if cost < least:
             best, least = nt, cost
     return best
