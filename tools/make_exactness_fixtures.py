@@ -1569,6 +1569,8 @@ def family_complex_dots() -> Iterator[Case]:
         for k, n in ((70, 9), (200, 16), (130, 5)):  # Eigen's GEMV
             yield _dot_case(t, f"[1,{k}]", f"[{k},{n}]", f"[1,{n}]", natural,
                             [_complex_values(t, (1, k), rng), _complex_values(t, (k, n), rng)], True)  # fmt: skip
+        yield _dot_case(t, "[1,300]", "[7,300]", "[1,7]", "lhs_contracting_dims={1}, rhs_contracting_dims={1}",
+                        [_complex_values(t, (1, 300), rng), _complex_values(t, (7, 300), rng)], True)  # fmt: skip
         yield _dot_case(t, "[200]", "[200,9]", "[9]", "lhs_contracting_dims={0}, rhs_contracting_dims={0}",
                         [_complex_values(t, (200,), rng), _complex_values(t, (200, 9), rng)], True)  # fmt: skip
         for k in (2, 5, 32, 33, 300):  # XLA's multiply and reduce

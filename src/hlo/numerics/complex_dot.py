@@ -16,9 +16,9 @@ rows (m). Measured with jaxlib 0.10.2, whose Eigen is an AVX build without FMA (
   and whose imaginary part takes both of its products as FMAs (ad first, then bc); above 32, the
   complex multiply and XLA's reduce (its tree rewrite).
 - a product of one contracted element is XLA's complex multiply (its simplifier's rewrite).
-- a vector times a matrix stored [k, n] (m = 1) is Eigen's column-major GEMV: complex products
-  added in k order, in blocks of 16 (4 when a column of the matrix is 32,000 bytes or more)
-  once k is 128 or more, each block added to the result as above.
+- a vector times a matrix (m = 1; stored [k, n] or [n, k] alike) is Eigen's column-major GEMV:
+  complex products added in k order, in blocks of 16 (4 when a column of the matrix is 32,000
+  bytes or more) once k is 128 or more, each block added to the result as above.
 
 k is cut into blocks, or between threads, as hlo.numerics.eigen_contraction says."""
 
@@ -167,7 +167,7 @@ def matmul(a: np.ndarray, b: np.ndarray, flush: bool, workers: int, jit: str = "
 
 
 def vector_matrix(a: np.ndarray, b: np.ndarray, flush: bool) -> np.ndarray:
-    """a [B, 1, k] . b [B, k, n] (b stored [k, n]) as Eigen's column-major GEMV."""
+    """a [B, 1, k] . b [B, k, n] as Eigen's column-major GEMV."""
     s = _Steps(flush)
     k, n = b.shape[1:]
     block = max(k, 1) if k < GEMV_WHOLE else 16 if n * b.dtype.itemsize < GEMV_STRIDE_BYTES else 4
@@ -195,11 +195,8 @@ def vector_dot(a: np.ndarray, b: np.ndarray, flush: bool) -> np.ndarray:
         return make_complex(re, im).astype(a.dtype, copy=False)
 
 
-def dot(
-    a: np.ndarray, b: np.ndarray, rhs_stored_kn: bool, flush: bool, jit: str = "auto"
-) -> np.ndarray | None:
-    """a [B, m, k] . b [B, k, n] (complex, flushed already) as XLA:CPU computes it, or None where
-    it is not modelled (a vector times a matrix stored [n, k]: Eigen's row-major GEMV)."""
+def dot(a: np.ndarray, b: np.ndarray, flush: bool, jit: str = "auto") -> np.ndarray:
+    """a [B, m, k] . b [B, k, n] (complex, flushed already) as XLA:CPU computes it."""
     _, m, k = a.shape
     n = b.shape[2]
     if k == 1:  # XLA's simplifier: a multiply of broadcasts, the rhs's invariant where n is 1
@@ -208,5 +205,5 @@ def dot(
     if m == 1 and n == 1:
         return vector_dot(a[:, 0, :], b[:, :, 0], flush)[:, None, None]
     if m == 1:
-        return vector_matrix(a, b, flush) if rhs_stored_kn else None
+        return vector_matrix(a, b, flush)
     return matmul(a, b, flush, threads.xla_threads(), jit)

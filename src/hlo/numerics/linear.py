@@ -154,7 +154,6 @@ def dot_general_fn(
     rhs_stored_kn = (
         not rhs_batch and rhs_order == tuple(range(rhs_rank)) and lhs_order == tuple(range(lhs_rank))
     )
-    rhs_natural = rhs_order == tuple(range(rhs_rank))  # (batch dimensions, then k, then n)
 
     def run(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
         a = contiguous(lhs, dtype, lhs_order, flush_float)
@@ -164,11 +163,8 @@ def dot_general_fn(
         rows, cols = math.prod(m), math.prod(n)
         a3 = a.reshape(math.prod(batch), rows, k)  # (views: C-contiguous operands)
         b3 = b.reshape(math.prod(batch), k, cols)
-        out = None
         if complex_dot.applies(a3.dtype):  # Eigen's products, XLA's multiply and reduce
-            out = complex_dot.dot(a3, b3, rhs_natural, flush_float, jit)
-        if out is not None:
-            pass
+            out = complex_dot.dot(a3, b3, flush_float, jit)
         elif vector_dot.applies(a3.dtype, rows, cols, k):  # XLA: a multiply and a reduce
             out = vector_dot.vector_dot(a3[:, 0, :], b3[:, :, 0], flush_float)
         elif rhs_stored_kn and row_vector_dot.applies(a3.dtype, a3.shape[0], rows, cols, k):
