@@ -1529,11 +1529,11 @@ def _dot_case(t: str, ls: str, rs: str, os_: str, dims: str, args: list[np.ndarr
 
 def family_complex_dots() -> Iterator[Case]:
     """Complex dots (hlo.numerics.complex_dot): Eigen's products over its groups of columns and
-    smaller vectors, 4-row panels and the rows past them, k blocks (sequential ones; parallel
+    smaller vectors, 4-row panels (the swapped kernel of the c64 odd column) and the rows past
+    them, k blocks (sequential ones; parallel
     ones where Eigen's cost model takes two threads, over tiles of columns; k shared between
     the threads), its GEMV, XLA's multiply and reduce of vectors and its multiply of a single
-    contracted element; infinities, NaNs and signed zeros. The c64 column left over after the
-    smallest vectors in 4-row panels is not modelled (not exact). Also complex multiplies by a
+    contracted element; infinities, NaNs and signed zeros. Also complex multiplies by a
     broadcast that is the same along XLA:CPU's innermost loop (of a negated one: not modelled,
     not exact)."""
     rng = np.random.default_rng(41)
@@ -1557,9 +1557,8 @@ def family_complex_dots() -> Iterator[Case]:
             (40, 700, 40),
             (24, 700, 24),
         ):
-            exact = not (t == "c64" and n % 2 and m >= 4)
             yield _dot_case(t, f"[{m},{k}]", f"[{k},{n}]", f"[{m},{n}]", natural,
-                            [_complex_values(t, (m, k), rng), _complex_values(t, (k, n), rng)], exact)  # fmt: skip
+                            [_complex_values(t, (m, k), rng), _complex_values(t, (k, n), rng)], True)  # fmt: skip
         m, k, n = 6, 50, 10
         yield _dot_case(t, f"[{k},{m}]", f"[{n},{k}]", f"[{m},{n}]", "lhs_contracting_dims={0}, rhs_contracting_dims={1}",
                         [_complex_values(t, (k, m), rng), _complex_values(t, (n, k), rng)], True)  # fmt: skip
@@ -1585,7 +1584,7 @@ def family_complex_dots() -> Iterator[Case]:
                             [_complex_values(t, (m, 1), rng), _complex_values(t, (1, n), rng)], True)  # fmt: skip
         for m in (3, 7):  # a matrix times a vector: Eigen's product with one row
             yield _dot_case(t, f"[{m},50]", "[50]", f"[{m}]", natural,
-                            [_complex_values(t, (m, 50), rng), _complex_values(t, (50,), rng)], t == "c128" or m < 4)  # fmt: skip
+                            [_complex_values(t, (m, 50), rng), _complex_values(t, (50,), rng)], True)  # fmt: skip
         a, b = _complex_values(t, (5, 12), rng), _complex_values(t, (12, 8), rng)
         a[0, 3], a[1, 5], b[2, 1], b[4, 6] = complex(np.inf, 1), complex(np.nan, 0), complex(-0.0, np.inf), 0
         a[2] = -0.0

@@ -8,9 +8,10 @@ rows (m). Measured with jaxlib 0.10.2, whose Eigen is an AVX build without FMA (
   (which starts at +0) after a multiply by alpha = 1 + 0i (an infinite part makes both NaN).
   Columns in groups of Eigen's mr (8 c64, 4 c128) add k in order; the rest, in the rows of
   whole 4-row panels, add even and odd k apart up to the last multiple of 8, then the rest in
-  order; rows past the last 4-row panel add in order, and the c64 column left over after
-  Eigen's smallest vectors (2 values) there as complex products (re = ac - bd rounded) added in
-  turn. In the 4-row panels that left-over c64 column is not modelled (summed in order).
+  order; rows past the last 4-row panel add in order. The c64 column left over after Eigen's
+  smallest vectors (2 values) takes its swapped kernel in the 4-row panels (k mod 4 apart up to
+  the last multiple of 4, (l0 + l1) + (l2 + l3), then the rest in order) and complex products
+  (re = ac - bd rounded) added in turn past them.
 - a dot of vectors (every free dimension 1) is XLA's multiply and reduce: up to 32 products
   one loop from 0 whose real part adds each product's real part (ac - bd, its multiply fused)
   and whose imaginary part takes both of its products as FMAs (ad first, then bc); above 32, the
@@ -67,19 +68,22 @@ def _zeros(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.zeros((a.shape[0], a.shape[1], b.shape[2]), a.real.dtype)
 
 
-def _four_sums(s: _Steps, a: np.ndarray, b: np.ndarray, peeled: bool) -> tuple[np.ndarray, np.ndarray]:
-    """re, im of a [B, m, k] . b [B, k, n] from the four real sums (k in order, or Eigen's
-    even/odd peel where its smaller vectors take the columns)."""
+def _four_sums(s: _Steps, a: np.ndarray, b: np.ndarray, lanes: int) -> tuple[np.ndarray, np.ndarray]:
+    """re, im of a [B, m, k] . b [B, k, n] from the four real sums: `lanes` 1, k in order; 2,
+    Eigen's even/odd peel where its smaller vectors take the columns (up to the last multiple of
+    8, the two added, then the rest in order); 4, its swapped kernel for the last column in
+    4-row panels (k mod 4 apart up to the last multiple of 4, (l0 + l1) + (l2 + l3), then the
+    rest in order)."""
     k = a.shape[2]
     # the lhs's parts stored k-major, so that each step reads a contiguous column
     ar, ai = (np.ascontiguousarray(np.moveaxis(p, 2, 1)) for p in (a.real, a.imag))
     br, bi = np.ascontiguousarray(b.real), np.ascontiguousarray(b.imag)
-    sums = [_zeros(a, b) for _ in range(4)]
-    odd = [_zeros(a, b) for _ in range(4)] if peeled else sums
-    split = k - k % PEEL if peeled else 0
+    apart = [[_zeros(a, b) for _ in range(4)] for _ in range(lanes)]
+    split = k - k % (PEEL if lanes == 2 else lanes) if lanes > 1 else 0
+    sums = apart[0]
     product = _zeros(a, b)
     for j in range(k):
-        acc = odd if (j < split and j % 2) else sums
+        acc = apart[j % lanes] if j < split else sums
         x_r, x_i, y_r, y_i = ar[:, j, :, None], ai[:, j, :, None], br[:, None, j], bi[:, None, j]
         for t, (p, q) in enumerate(((x_r, y_r), (x_i, y_i), (x_r, y_i), (x_i, y_r))):
             if s.soft:
@@ -88,7 +92,10 @@ def _four_sums(s: _Steps, a: np.ndarray, b: np.ndarray, peeled: bool) -> tuple[n
                 np.multiply(p, q, out=product)
                 np.add(acc[t], product, out=acc[t])
         if j == split - 1:
-            sums = [s.add(e, o) for e, o in zip(sums, odd)]
+            if lanes == 2:
+                sums = [s.add(e, o) for e, o in zip(*apart)]
+            else:
+                sums = [s.add(s.add(l0, l1), s.add(l2, l3)) for l0, l1, l2, l3 in zip(*apart)]
     rr, ii, ri, ir = sums
     return s.sub(rr, ii), s.add(ir, ri)
 
@@ -128,22 +135,22 @@ def _gemm_tile(s: _Steps, a: np.ndarray, b: np.ndarray, out: np.ndarray, jit: st
     packed = n // SMALLEST[a.dtype] * SMALLEST[a.dtype]
     panels = m // PANEL * PANEL
     re, im = _zeros(a, b), _zeros(a, b)
-    regions = (
-        (slice(None), slice(0, whole), False),
-        (slice(0, panels), slice(whole, packed), True),
-        (slice(panels, m), slice(whole, packed), False),
-        (slice(0, panels), slice(packed, n), False),  # (not modelled: summed in order)
+    regions = (  # (rows, columns, the kernel's lanes for them)
+        (slice(None), slice(0, whole), 1),
+        (slice(0, panels), slice(whole, packed), 2),
+        (slice(panels, m), slice(whole, packed), 1),
+        (slice(0, panels), slice(packed, n), 4),
     )
-    for rows, cols, peeled in regions:
+    for rows, cols, lanes in regions:
         sub_a, sub_b = a[:, rows], b[:, :, cols]
         if not (sub_a.shape[1] and sub_b.shape[2]):
             continue
-        compiled = None if (peeled or s.soft) else complex_dot_tier.four_sums(sub_a, sub_b, jit)
+        compiled = None if (lanes > 1 or s.soft) else complex_dot_tier.four_sums(sub_a, sub_b, jit)
         if compiled is not None:
             rr, ii, ri, ir = compiled
             re[:, rows, cols], im[:, rows, cols] = s.sub(rr, ii), s.add(ir, ri)
         else:
-            re[:, rows, cols], im[:, rows, cols] = _four_sums(s, sub_a, sub_b, peeled)
+            re[:, rows, cols], im[:, rows, cols] = _four_sums(s, sub_a, sub_b, lanes)
     if panels < m and packed < n:
         tail = _complex_products(s, a[:, panels:], b[:, :, packed:])
         re[:, panels:, packed:], im[:, panels:, packed:] = tail
