@@ -34,10 +34,10 @@ class Math:
         that `fn` returns one of its operands' values (max, min, sign), which the mode does not
         flush: their float results are flushed by a multiplication by one, which it does.
         `complex_fn`, when given, computes complex operands instead: `complex_fn(*operands, flush)`
-        (`complex_invariant_rhs_fn` where the second operand is the same all along XLA:CPU's
-        innermost loop, hlo.numerics.loop_invariance)
         on the unflushed operands (hlo.numerics.complex_math: XLA:CPU's own formulas, flushing in
-        software, so they run with the CPU's mode off). `real_ufunc`, when given, is the NumPy ufunc
+        software, so they run with the CPU's mode off); `complex_invariant_rhs_fn` instead of it
+        where the second operand is the same all along XLA:CPU's innermost loop
+        (hlo.numerics.loop_invariance). `real_ufunc`, when given, is the NumPy ufunc
         `fn` amounts to on real floats (plans call it directly, and fused steps with `out=`). `libm`:
     where hlo.numerics.libm says XLA:CPU calls the platform's C function for the op and the float
     type, that function computes it instead of `fn`."""
