@@ -1,7 +1,8 @@
 """The compiled tier of complex dots' main sums (hlo.numerics.complex_dot): the four real sums
 of the columns Eigen's kernel takes in whole groups, k in order, as one numba loop (each
 product rounded, then added: numba neither fuses nor reorders them) instead of eight NumPy
-passes over the output a contracted element (~4x faster). The policy is the other tiers':
+passes over the output a contracted element (~4x faster), its rows (or batches) split between
+the cores the calling thread may use. The policy is the other tiers':
 products below MIN_PRODUCTS stay on NumPy; the first large one starts a background compilation
 (or loads what an earlier process compiled from the disk cache) and NumPy goes on until the
 loop is ready. RunOptions.jit "eager" compiles at once, "off" keeps NumPy; where subnormals are
@@ -18,9 +19,11 @@ from typing import Any
 
 import numpy as np
 
+from . import threads
 from .jit_kernel import CompiledKernel, ready_marker
 
 MIN_PRODUCTS = 1 << 18  # rows * columns * contracted elements (a product of 64^3: ~1 ms in NumPy)
+SPLIT_PRODUCTS = 1 << 21  # from here the rows are split between the cores this thread may use
 
 # rr, ii, ri, ir [B, m, n] += the products of a's parts [B, m, k] with b's [B, k, n], k in order
 _SOURCE = """
@@ -85,10 +88,27 @@ def four_sums(a: np.ndarray, b: np.ndarray, jit: str) -> list[np.ndarray] | None
     kernel = _ready(jit)
     if kernel is None:
         return None
-    parts = [np.ascontiguousarray(p) for p in (a.real, a.imag, b.real, b.imag)]
-    sums = [np.zeros((a.shape[0], a.shape[1], b.shape[2]), parts[0].dtype) for _ in range(4)]
+    ar, ai, br, bi = (np.ascontiguousarray(p) for p in (a.real, a.imag, b.real, b.imag))
+    sums = [np.zeros((a.shape[0], a.shape[1], b.shape[2]), ar.dtype) for _ in range(4)]
+    by_batch = a.shape[0] > 1  # (slices of rows of one batch stay contiguous)
+    count = a.shape[0] if by_batch else a.shape[1]
+    cores = (
+        min(threads.share(), count)
+        if a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2] >= SPLIT_PRODUCTS
+        else 1
+    )
+
+    def some(r0: int, r1: int) -> None:
+        if by_batch:
+            kernel.fn(ar[r0:r1], ai[r0:r1], br[r0:r1], bi[r0:r1], *(t[r0:r1] for t in sums))
+        else:
+            kernel.fn(ar[:, r0:r1], ai[:, r0:r1], br, bi, *(t[:, r0:r1] for t in sums))
+
     try:
-        kernel.fn(*parts, *sums)
+        if cores > 1:
+            threads.split_rows(some, count, cores, ())
+        else:
+            some(0, count)
     except Exception as e:
         kernel.give_up(e)
         return None
