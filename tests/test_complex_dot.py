@@ -57,3 +57,24 @@ def test_eigen_plans_measured_on_xla(m: int, k: int, n: int, parts: list, rows: 
     plan = eigen_contraction.schedule(np.dtype(np.complex64), n, m, k, 2)
     assert plan.parts == parts
     assert plan.rows == rows
+
+
+@pytest.mark.parametrize(("t", "batch", "m", "k", "n"), [("c64", 2, 64, 200, 96), ("c128", 1, 128, 200, 96)])
+def test_compiled_sums_split_between_cores_give_the_interpreters_bits(
+    t: str, batch: int, m: int, k: int, n: int
+) -> None:
+    """Products large enough to split their batches (or, one batch, their rows) between cores."""
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(4)
+    text = (
+        f"HloModule m\nENTRY e {{\n  p = {t}[{batch},{m},{k}] parameter(0)\n"
+        f"  q = {t}[{batch},{k},{n}] parameter(1)\n"
+        f"  ROOT r = {t}[{batch},{m},{n}] dot(p, q), lhs_batch_dims={{0}}, rhs_batch_dims={{0}}, "
+        "lhs_contracting_dims={2}, rhs_contracting_dims={1}\n}\n"
+    )
+    dtype = np.complex64 if t == "c64" else np.complex128
+    x, y = _values((batch, m, k), rng).astype(dtype), _values((batch, k, n), rng).astype(dtype)
+    module = hlo.parse_module(text)
+    compiled = np.asarray(hlo.run(module, x, y, jit="eager"))
+    interpreted = np.asarray(hlo.run(module, x, y, jit="off"))
+    np.testing.assert_array_equal(compiled.view(np.uint8), interpreted.view(np.uint8))
