@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import hlo
-from hlo.numerics import complex_dot_tier, eigen_contraction
+from hlo.numerics import complex_dot_tier, eigen_contraction, threads
+from hlo.runtime import blas_threads
 
 TEXT = """HloModule m
 ENTRY e {
@@ -59,12 +60,17 @@ def test_eigen_plans_measured_on_xla(m: int, k: int, n: int, parts: list, rows: 
     assert plan.rows == rows
 
 
-@pytest.mark.parametrize(("t", "batch", "m", "k", "n"), [("c64", 2, 64, 200, 96), ("c128", 1, 128, 200, 96)])
+@pytest.mark.parametrize(
+    ("t", "batch", "m", "k", "n"), [("c64", 2, 128, 400, 256), ("c128", 1, 256, 300, 256)]
+)
 def test_compiled_sums_split_between_cores_give_the_interpreters_bits(
-    t: str, batch: int, m: int, k: int, n: int
+    t: str, batch: int, m: int, k: int, n: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Products large enough to split their batches (or, one batch, their rows) between cores."""
     pytest.importorskip("numba")
+    splits = []
+    split_rows = threads.split_rows
+    monkeypatch.setattr(threads, "split_rows", lambda *args: (splits.append(args[1:3]), split_rows(*args)))
     rng = np.random.default_rng(4)
     text = (
         f"HloModule m\nENTRY e {{\n  p = {t}[{batch},{m},{k}] parameter(0)\n"
@@ -76,5 +82,7 @@ def test_compiled_sums_split_between_cores_give_the_interpreters_bits(
     x, y = _values((batch, m, k), rng).astype(dtype), _values((batch, k, n), rng).astype(dtype)
     module = hlo.parse_module(text)
     compiled = np.asarray(hlo.run(module, x, y, jit="eager"))
+    if blas_threads.cores() > 1:
+        assert (batch if batch > 1 else m, 2) in splits
     interpreted = np.asarray(hlo.run(module, x, y, jit="off"))
     np.testing.assert_array_equal(compiled.view(np.uint8), interpreted.view(np.uint8))
