@@ -83,7 +83,8 @@ def _ready(jit: str) -> _Kernel | None:
 def four_sums(a: np.ndarray, b: np.ndarray, jit: str) -> list[np.ndarray] | None:
     """rr, ii, ri, ir of a [B, m, k] . b [B, k, n] (complex) summed in k order by the compiled
     loop, or None where it does not run (small, not compiled yet, jit off)."""
-    if a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2] < MIN_PRODUCTS:
+    size = a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]
+    if size < MIN_PRODUCTS:
         return None
     kernel = _ready(jit)
     if kernel is None:
@@ -92,11 +93,7 @@ def four_sums(a: np.ndarray, b: np.ndarray, jit: str) -> list[np.ndarray] | None
     sums = [np.zeros((a.shape[0], a.shape[1], b.shape[2]), ar.dtype) for _ in range(4)]
     by_batch = a.shape[0] > 1  # (slices of rows of one batch stay contiguous)
     count = a.shape[0] if by_batch else a.shape[1]
-    cores = (
-        min(threads.share(), count)
-        if a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2] >= SPLIT_PRODUCTS
-        else 1
-    )
+    cores = min(threads.share(), count) if size >= SPLIT_PRODUCTS else 1
 
     def some(r0: int, r1: int) -> None:
         if by_batch:
