@@ -29,8 +29,8 @@ import numpy as np
 
 from . import complex_dot_tier, eigen_contraction, subnormals, threads
 from .complex_arith import multiply, multiply_by_invariant
-from .fma import fma
-from .numerics import flush_denormals, make_complex
+from .complex_steps import Steps, negated
+from .numerics import make_complex
 from .reduction import float_sum
 
 SMALLEST = {np.dtype(np.complex64): 2, np.dtype(np.complex128): 1}  # Eigen's smallest vector
@@ -45,14 +45,12 @@ def applies(dtype: np.dtype) -> bool:
     return dtype in SMALLEST
 
 
-class _Steps:
-    """Rounded real steps, flushed in software where the CPU's mode does not flush them."""
+class _Steps(Steps):
+    """complex_steps.Steps for the dot's NumPy steps, which run in the CPU's flush-to-zero mode
+    where it can be set: flushed in software only where it cannot."""
 
     def __init__(self, flush: bool) -> None:
-        self.soft = flush and not subnormals.active()
-
-    def __call__(self, x: np.ndarray) -> np.ndarray:
-        return flush_denormals(x) if self.soft else x
+        super().__init__(flush and not subnormals.active())
 
     def mul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return self(a * b)
@@ -86,7 +84,7 @@ def _four_sums(s: _Steps, a: np.ndarray, b: np.ndarray, lanes: int) -> tuple[np.
         acc = apart[j % lanes] if j < split else sums
         x_r, x_i, y_r, y_i = ar[:, j, :, None], ai[:, j, :, None], br[:, None, j], bi[:, None, j]
         for t, (p, q) in enumerate(((x_r, y_r), (x_i, y_i), (x_r, y_i), (x_i, y_r))):
-            if s.soft:
+            if s.flush:
                 acc[t] = s.add(acc[t], s.mul(p, q))
             else:
                 np.multiply(p, q, out=product)
@@ -145,7 +143,7 @@ def _gemm_tile(s: _Steps, a: np.ndarray, b: np.ndarray, out: np.ndarray, jit: st
         sub_a, sub_b = a[:, rows], b[:, :, cols]
         if not (sub_a.shape[1] and sub_b.shape[2]):
             continue
-        compiled = None if (lanes > 1 or s.soft) else complex_dot_tier.four_sums(sub_a, sub_b, jit)
+        compiled = None if (lanes > 1 or s.flush) else complex_dot_tier.four_sums(sub_a, sub_b, jit)
         if compiled is not None:
             rr, ii, ri, ir = compiled
             re[:, rows, cols], im[:, rows, cols] = s.sub(rr, ii), s.add(ir, ri)
@@ -197,8 +195,8 @@ def vector_dot(a: np.ndarray, b: np.ndarray, flush: bool) -> np.ndarray:
         im = re.copy()
         for j in range(k):
             x_r, x_i, y_r, y_i = a.real[:, j], a.imag[:, j], b.real[:, j], b.imag[:, j]
-            re = s.add(re, s(fma(x_r, y_r, -s.mul(x_i, y_i))))
-            im = s(fma(x_i, y_r, s(fma(x_r, y_i, im))))
+            re = s.add(re, s.fma(x_r, y_r, negated(s.mul(x_i, y_i))))
+            im = s.fma(x_i, y_r, s.fma(x_r, y_i, im))
         return make_complex(re, im).astype(a.dtype, copy=False)
 
 
