@@ -397,9 +397,9 @@ ENTRY e {
   x = f32[300,100] parameter(0)
   y = f32[500,100] parameter(1)
   a = f32[300,100] multiply(x, x)
-  b = f32[300,100] add(a, x)
+  b = f32[300,100] maximum(a, x)
   c = f32[500,100] multiply(y, y)
-  d = f32[500,100] add(c, y)
+  d = f32[500,100] maximum(c, y)
   ROOT t = (f32[300,100], f32[500,100]) tuple(b, d)
 }
 """

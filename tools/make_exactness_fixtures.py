@@ -1608,7 +1608,84 @@ def family_complex_dots() -> Iterator[Case]:
                [x, v], [t, t, t], False)  # fmt: skip
 
 
+def family_contractions() -> Iterator[Case]:
+    """Adds and subtracts XLA:CPU fuses with a multiply (hlo.numerics.contraction): one rounding
+    where the multiply is an operand (through negates) with no other user, in every form and
+    shape; which of two products LLVM fuses; the products it does not fuse (hoisted broadcasts,
+    a multiply with two users in one kernel, bf16, a sum YNNPACK takes); a loop body's."""
+    rng = np.random.default_rng(43)
+    forms = {
+        "m+z": "m = T multiply(a, b)\n  ROOT r = T add(m, c)",
+        "z+m": "m = T multiply(a, b)\n  ROOT r = T add(c, m)",
+        "m-z": "m = T multiply(a, b)\n  ROOT r = T subtract(m, c)",
+        "z-m": "m = T multiply(a, b)\n  ROOT r = T subtract(c, m)",
+        "m+k": "m = T multiply(a, b)\n  k = T multiply(c, d)\n  ROOT r = T add(m, k)",
+        "m-k": "m = T multiply(a, b)\n  k = T multiply(c, d)\n  ROOT r = T subtract(m, k)",
+        "k-m": "m = T multiply(a, b)\n  k = T multiply(c, d)\n  ROOT r = T subtract(k, m)",
+        "-m+z": "m = T multiply(a, b)\n  n = T negate(m)\n  ROOT r = T add(n, c)",
+        "z--m": "m = T multiply(a, b)\n  n = T negate(m)\n  ROOT r = T subtract(c, n)",
+        "-m+k": "m = T multiply(a, b)\n  n = T negate(m)\n  k = T multiply(c, d)\n  ROOT r = T add(n, k)",
+        "deep+k": "e1 = T add(a, b)\n  e2 = T add(e1, a)\n  e3 = T add(e2, b)\n  e4 = T add(e3, a)\n  m = T multiply(e4, b)\n  k = T multiply(c, d)\n  ROOT r = T add(m, k)",
+        "k+deep": "e1 = T add(a, b)\n  e2 = T add(e1, a)\n  e3 = T add(e2, b)\n  e4 = T add(e3, a)\n  m = T multiply(e4, b)\n  k = T multiply(c, d)\n  ROOT r = T add(k, m)",
+        "two users": "m = T multiply(a, b)\n  u = T add(m, c)\n  v = T subtract(m, d)\n  ROOT r = T multiply(u, v)",
+        "chain": "m = T multiply(a, b)\n  u = T add(m, c)\n  k = T multiply(u, d)\n  v = T subtract(a, k)\n  w = T multiply(v, v)\n  ROOT r = T add(w, b)",
+    }
+    for t in ("f32", "f64", "bf16"):
+        for shape in ((), (300,), (7, 33)):
+            dims = ",".join(map(str, shape))
+            params = "\n  ".join(f"{x} = {t}[{dims}] parameter({j})" for j, x in enumerate("abcd"))
+            for form in forms.values() if t != "bf16" or shape != (7, 33) else ():
+                body = params + "\n  " + form.replace(" T ", f" {t}[{dims}] ")
+                args = [rng.standard_normal(shape).astype(DTYPES[t]) for _ in range(4)]
+                yield module("  " + body), args, [t] * 5, True
+    for t in ("f32", "f64"):  # a product by a broadcast: fused
+        for dims, bdims in (("1", "[33]"), ("0", "[7]")):
+            body = (
+                f"  a = {t}[7,33] parameter(0)\n  b = {t}{bdims} parameter(1)\n  c = {t}[7,33] parameter(2)\n"
+                f"  d = {t}{bdims} parameter(3)\n  bb = {t}[7,33] broadcast(b), dimensions={{{dims}}}\n"
+                f"  bd = {t}[7,33] broadcast(d), dimensions={{{dims}}}\n"
+            )
+            n = 7 if dims == "0" else 33
+            args = [
+                rng.standard_normal((7, 33)).astype(DTYPES[t]),
+                rng.standard_normal(n).astype(DTYPES[t]),
+                rng.standard_normal((7, 33)).astype(DTYPES[t]),
+                rng.standard_normal(n).astype(DTYPES[t]),
+            ]
+            yield (
+                module(body + f"  m = {t}[7,33] multiply(a, bb)\n  ROOT r = {t}[7,33] add(m, c)"),
+                args,
+                [t] * 5,
+                True,
+            )
+        add = _computation("add", t, "add(p, q)")
+        body = (
+            f"  a = {t}[8192] parameter(0)\n  b = {t}[8192] parameter(1)\n  c = {t}[8192] parameter(2)\n"
+            f"  m = {t}[8192] multiply(a, b)\n  s = {t}[8192] add(m, c)\n  z = {t}[] constant(0)\n"
+            f"  ROOT r = {t}[] reduce(s, z), dimensions={{0}}, to_apply=add"
+        )
+        yield _with(add, body), [rng.standard_normal(8192).astype(DTYPES[t]) for _ in range(3)], [t] * 4, True
+        cond = (
+            f"cond {{\n  p = (s32[], {t}[], {t}[]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+            f"  n = s32[] constant(50)\n  ROOT c = pred[] compare(i, n), direction=LT\n}}\n\n"
+        )
+        loop = (
+            f"body {{\n  p = (s32[], {t}[], {t}[]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+            f"  x = {t}[] get-tuple-element(p), index=1\n  a = {t}[] get-tuple-element(p), index=2\n"
+            f"  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  m = {t}[] multiply(x, a)\n"
+            f"  h = {t}[] constant(0.5)\n  y = {t}[] subtract(h, m)\n  ROOT r = (s32[], {t}[], {t}[]) tuple(j, y, a)\n}}\n\n"
+        )
+        body = (
+            f"  x = {t}[] parameter(0)\n  a = {t}[] parameter(1)\n  z = s32[] constant(0)\n"
+            f"  s = (s32[], {t}[], {t}[]) tuple(z, x, a)\n"
+            f"  w = (s32[], {t}[], {t}[]) while(s), condition=cond, body=body\n  ROOT r = {t}[] get-tuple-element(w), index=1"
+        )
+        for x0, a0 in ((0.3, 0.7), (0.1, -0.9), (0.9, 0.99)):
+            yield _with(cond + loop, body), [np.array(x0, DTYPES[t]), np.array(a0, DTYPES[t])], [t] * 3, True
+
+
 FAMILIES = {
+    "contractions": family_contractions,
     "complex_dots": family_complex_dots,
     "indexing": family_indexing,
     "vector_dots": family_vector_dots,

@@ -27,7 +27,7 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from . import libm_fold, odd_rational
+from . import contraction, libm_fold, odd_rational
 
 P = PrimitiveType
 log = logging.getLogger("hlo.jit")
@@ -37,7 +37,7 @@ TYPES = {
     P.U8: "np.uint8", P.U16: "np.uint16", P.U32: "np.uint32", P.U64: "np.uint64",
     P.F32: "np.float32", P.F64: "np.float64",
 }  # fmt: skip
-GENERATOR_VERSION = "3"  # (2: clamp flushes its result; 3: dots of vectors as FMA chains)
+GENERATOR_VERSION = "4"  # (2: clamp flushes its result; 3: dots of vectors as FMA chains; 4: contracted adds)
 FOLDED_ELEMENTS = 1 << 16  # the largest plan-folded value the generated code takes as a constant
 XLA_LOOPS = frozenset(
     {"xla_log", "xla_log-plus-one", "xla_exp", "xla_expm1", "xla_logistic"}
@@ -246,6 +246,7 @@ class Gen:
 
     def computation(self, comp: Computation, params: list[Val]) -> Val:
         """Emit every live instruction of a computation inline; its root's value."""
+        comp = contraction.contracted(comp, self.module)  # the adds XLA:CPU fuses with a multiply
         values: dict[str, Val] = {}
         live = live_instructions(comp)
         users: dict[str, list[Opcode]] = {}

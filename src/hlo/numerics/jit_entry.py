@@ -23,6 +23,7 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
+from . import contraction
 from .jit_codegen import (
     GENERATOR_VERSION,
     TYPES,
@@ -169,7 +170,7 @@ def _inline(
     return the name of its root's value. (XLA's optimized text holds a chain of scalar ops as
     one fusion of 10,000 instructions: inlined, its repeated blocks are found like the entry's;
     as one call of the emitters it was 10,000 lines, too many to compile.)"""
-    for instr in live_instructions(comp):
+    for instr in live_instructions(contraction.contracted(comp, module)):  # (XLA's FMAs)
         if instr.opcode is Opcode.PARAMETER:
             continue
         operands = tuple(names[o] for o in instr.operands)

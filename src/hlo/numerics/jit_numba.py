@@ -73,12 +73,23 @@ _fmin_ftz_scalar = _jit(_s.float_min_ftz_scalar)
 _fsign = _jit(_s.float_sign)
 _flush = _jit(_s.flush)
 _fma_nan = _jit(_s.fma_nan_first)
+_fneg = _jit(_s.negated_keep_nan)
 _shl = _jit(_s.shift_left)
 _shrl = _jit(_s.shift_right_logical)
 _shra = _jit(_s.shift_right_arithmetic)
 _f2s = _jit(_s.float_to_signed)
 _f2u = _jit(_s.float_to_unsigned)
 _round_afz = _jit(_s.round_half_away)
+
+
+@_jit
+def _fma32(a, b, c):
+    return _fma_nan(_fma_f32(a, b, c), a, b, c)
+
+
+@_jit
+def _fma64(a, b, c):
+    return _fma_nan(_fma_f64(a, b, c), a, b, c)
 
 
 @_jit

@@ -14,6 +14,7 @@ from ..dtypes import PrimitiveType
 from ..ir.attrs import ComparisonType
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from . import contraction
 from .jit_codegen import Gen, Unsupported, Val, emits, type_name
 
 Op = Opcode
@@ -155,8 +156,19 @@ def _operand_types(g: Gen, instr: Instruction, args: list[Val]) -> PrimitiveType
 @emits(*BINARY, elementwise=True)
 def binary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     t = _operand_types(g, instr, args)
+    fma = contraction.mark(instr)
+    if fma is not None:  # an add XLA:CPU fuses with its multiply: operands (x, y, z)
+        return g.elementwise(instr.shape, args, lambda x, y, z: _fused(g, t, fma, x, y, z))
     make = BINARY[instr.opcode]
     return g.elementwise(instr.shape, args, lambda a, b: make(g, t, a, b))
+
+
+def _fused(g: Gen, t: PrimitiveType, fma: contraction.Fma, x: str, y: str, z: str) -> str:
+    """fma(+-x, y, +-z), one rounding, as the interpreter (hlo.numerics.contraction.kernel)."""
+    x = f"_fneg({x})" if fma.product_sign < 0 else x
+    z = f"_fneg({z})" if fma.addend_sign < 0 else z
+    fused = f"{'_fma32' if t is P.F32 else '_fma64'}({x}, {y}, {z})"
+    return f"_flush({fused}, {_tiny(t)})" if g.flush else fused
 
 
 # -- unary ops ---------------------------------------------------------------------------------

@@ -154,6 +154,11 @@ def fma_nan_first(r: Any, a: Any, b: Any, c: Any) -> Any:
     return r
 
 
+def negated_keep_nan(x: Any) -> Any:
+    """-x as an FMA's negated operand (hlo.numerics.complex_steps.negated): a NaN keeps its sign."""
+    return x if x != x else -x
+
+
 def shift_left(a: Any, b: Any, bits: Any, ubits: Any) -> Any:
     """`a << b` in a wide type; 0 when b, read as unsigned (`ubits`: its bit mask), is at least
     the width."""

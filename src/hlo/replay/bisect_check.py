@@ -13,6 +13,7 @@ import numpy as np
 
 from ..ir.opcode import Opcode
 from ..numerics.context import RunOptions
+from ..numerics.contraction import fused_product
 from ..runtime.run import Executable
 from .bisect import Bisection
 from .compare import compare_output
@@ -27,7 +28,7 @@ def at_fault(
 ) -> bool | None:
     """Whether `name` still differs from the reference when given the reference's operands;
     None when the reference lacks an operand's value (the entry's parameters are shared)."""
-    extraction = extract_with_sources(result.module, name, height=0)
+    extraction = extract_with_sources(result.module, name, height=0, keep=fused_product(result.module, name))
     arguments = reference_operands(result, extraction.sources)
     if arguments is None:
         return None

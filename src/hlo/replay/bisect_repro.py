@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import HloError
+from ..numerics.contraction import fused_product
 from .bisect import Bisection, Values
 from .bisect_check import reference_operands
 from .extract import Extraction, extract_with_sources
@@ -50,7 +51,7 @@ def write_repro(result: Bisection, directory: str, name: str | None = None) -> R
     if not folder.parent.is_dir():
         raise HloError(f"{directory}: cannot write: the directory {str(folder.parent)!r} does not exist")
     folder.mkdir(exist_ok=True)
-    extraction = extract_with_sources(result.module, name, height=0)
+    extraction = extract_with_sources(result.module, name, height=0, keep=fused_product(result.module, name))
     stem = str(folder / re.sub(r"[^A-Za-z0-9_.-]", "_", name))
     module_path, inputs_path = stem + ".hlo", stem + ".inputs.npz"
     write_output(module_path, extraction.module.to_text())

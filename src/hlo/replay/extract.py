@@ -77,13 +77,20 @@ def find_instruction(
 
 
 def extract_with_sources(
-    module: Module, name: str, height: int | None = None, computation: str | None = None
+    module: Module,
+    name: str,
+    height: int | None = None,
+    computation: str | None = None,
+    keep: frozenset[str] = frozenset(),
 ) -> Extraction:
-    """`extract`, with where each new parameter's value comes from (for `--values`)."""
+    """`extract`, with where each new parameter's value comes from (for `--values`); the
+    instructions `keep` (operands of the root, of their own) count no hop: `hlo bisect` keeps the
+    multiply XLA:CPU fuses into an add (hlo.numerics.contraction), so the module computes the add
+    as the whole program did."""
     if height is not None and height < 0:
         raise HloError(f"the height must be >= 0, not {height}")
     comp, root = find_instruction(module, name, computation)
-    boundary = _boundary(comp, root, height)
+    boundary = _boundary(comp, root, height, keep)
     builder = _Builder(module, comp)
     for instr in _post_order(comp, root, boundary):
         if instr.name in boundary or instr.opcode is Opcode.PARAMETER:
@@ -127,7 +134,7 @@ def config_for(module: Module, entry: Computation) -> ModuleConfig:
     )
 
 
-def _boundary(comp: Computation, root: Instruction, height: int | None) -> set[str]:
+def _boundary(comp: Computation, root: Instruction, height: int | None, keep: frozenset[str]) -> set[str]:
     """Names more than `height` hops from the root (breadth first, as XLA counts), sources kept."""
     if height is None:
         return set()
@@ -142,7 +149,7 @@ def _boundary(comp: Computation, root: Instruction, height: int | None) -> set[s
             continue
         for operand in instr.operands:
             if operand not in hops:
-                hops[operand] = hops[instr.name] + 1
+                hops[operand] = hops[instr.name] + (0 if operand in keep else 1)
                 queue.append(operand)
     return boundary
 

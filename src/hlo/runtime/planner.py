@@ -23,7 +23,7 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from ..numerics import evaluator_fold, libm_fold
+from ..numerics import contraction, evaluator_fold, libm_fold
 from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
@@ -88,9 +88,12 @@ class PlanContext:
 
 
 def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
+    written = c
+    c = contraction.contracted(c, ctx.module)  # adds XLA:CPU fuses with a multiply: their FMAs
     if ctx.options.fuse:
         c = cse.merged(c)  # repeated pure instructions computed once
-    live = _live_instructions(c)
+    # (op by op, every instruction keeps a value: a multiply fused into its add too)
+    live = _live_instructions(c) if ctx.options.fuse else _live_instructions(written)
     slot_of: dict[str, int] = {}
     order = [i for i in c.instructions if i.name in live]
     for k, i in enumerate(order):
@@ -187,6 +190,9 @@ def _bind_folded(i: Instruction, ctx: PlanContext, whole: bool) -> Callable[...,
 
 
 def _bind(i: Instruction, ctx: PlanContext) -> Callable[..., Any]:
+    fma = contraction.mark(i)
+    if fma is not None:
+        return contraction.kernel(fma, i, ctx.options.flush_denormals)
     factory = spec(i.opcode).kernel
     if factory is None:
         raise EvalError(
