@@ -1684,6 +1684,106 @@ def family_contractions() -> Iterator[Case]:
             yield _with(cond + loop, body), [np.array(x0, DTYPES[t]), np.array(a0, DTYPES[t])], [t] * 3, True
 
 
+def _shared_product_forms(t: str, shape: str) -> dict[str, str]:
+    """Modules whose multiply XLA:CPU copies into several kernels, or keeps in one."""
+    T = f"{t}[{shape}]"
+    return {
+        "two kernels": f"m = {T} multiply(a, b)\n  u = {T} add(m, c)\n  v = {T} subtract(d, m)\n  ROOT r = ({T}, {T}) tuple(u, v)",
+        "an output too": f"m = {T} multiply(a, b)\n  u = {T} add(m, c)\n  ROOT r = ({T}, {T}) tuple(u, m)",
+        "a square, an output too": f"m = {T} multiply(a, a)\n  u = {T} add(m, c)\n  ROOT r = ({T}, {T}) tuple(u, m)",
+        "a repeat commuted": f"m = {T} multiply(a, b)\n  n = {T} multiply(b, a)\n  u = {T} add(m, c)\n  ROOT r = ({T}, {T}) tuple(u, n)",
+        "max(m, m)": f"m = {T} multiply(a, b)\n  q = {T} maximum(m, m)\n  u = {T} add(m, c)\n  ROOT r = ({T}, {T}) tuple(u, q)",
+        "-(-m)": f"m = {T} multiply(a, b)\n  n = {T} negate(m)\n  nn = {T} negate(n)\n  u = {T} add(m, c)\n  ROOT r = ({T}, {T}) tuple(u, nn)",
+        "tanh user": f"m = {T} multiply(a, b)\n  u = {T} add(m, c)\n  h = {T} tanh(m)\n  ROOT r = ({T}, {T}) tuple(u, h)",
+        "shared chain": f"m = {T} multiply(a, b)\n  u = {T} add(m, c)\n  k = {T} multiply(u, d)\n  v = {T} add(k, m)\n  w = {T} subtract(k, c)\n  ROOT r = ({T}, {T}, {T}) tuple(u, v, w)",
+    }
+
+
+def _random_shared_products(seed: int, t: str, n: int) -> str:
+    """A random elementwise module (multiplies, adds, subtracts, negates, maxima) whose values
+    have several users and some are outputs (no op of one value twice where XLA's simplifier
+    removes it)."""
+    import random
+
+    r = random.Random(seed)
+    values = [f"p{i}" for i in range(4)]
+    lines = [f"  p{i} = {t}[{n}] parameter({i})" for i in range(4)]
+    uses = dict.fromkeys(values, 0)
+    for k in range(10):
+        op = r.choice(["multiply", "multiply", "add", "add", "subtract", "negate", "maximum"])
+
+        def pick() -> str:
+            if r.random() < 0.8:
+                return values[max(0, len(values) - 1 - int(r.expovariate(0.4)))]
+            return r.choice(values)
+
+        operands = [pick()] if op == "negate" else [pick(), pick()]
+        if op == "maximum" and operands[0] == operands[1]:
+            operands[1] = r.choice(values[:4])
+        for o in operands:
+            uses[o] += 1
+        lines.append(f"  v{k} = {t}[{n}] {op}({', '.join(operands)})")
+        values.append(f"v{k}")
+        uses[f"v{k}"] = 0
+    outputs = [v for v in values[4:] if uses[v] == 0]
+    outputs += [v for v in values[4:] if uses[v] > 0 and r.random() < 0.15]
+    shape = ", ".join(f"{t}[{n}]" for _ in outputs)
+    lines.append(f"  ROOT t = ({shape}) tuple({', '.join(outputs)})")
+    return "\n".join(lines)
+
+
+def family_shared_products() -> Iterator[Case]:
+    """Multiplies with several users (hlo.numerics.cpu_kernels): XLA:CPU copies a multiply into
+    each consumer's kernel, where LLVM fuses each copy into its add, unless the consumers share a
+    kernel or the multiply is written on its own (an output, read by a reduce its tree rewriter
+    splits); CSE and the simplifications XLA runs first (repeats, max(x, x), -(-x)) count."""
+    rng = np.random.default_rng(44)
+    for t in ("f32", "f64"):
+        for shape in ((64,), (7, 33)):
+            dims = ",".join(map(str, shape))
+            params = "\n  ".join(f"{x} = {t}[{dims}] parameter({j})" for j, x in enumerate("abcd"))
+            for form in _shared_product_forms(t, dims).values():
+                args = [rng.standard_normal(shape).astype(DTYPES[t]) for _ in range(4)]
+                yield module("  " + params + "\n  " + form), args, [t] * 4, True
+        for rows in (16, 33):  # a max-reduce of the rows the loop emitter takes, the tree rewriter splits
+            T = f"{t}[7,{rows}]"
+            body = (
+                f"  a = {T} parameter(0)\n  b = {T} parameter(1)\n  c = {T} parameter(2)\n"
+                f"  m = {T} multiply(a, b)\n  u = {T} add(m, c)\n  z = {t}[] constant(-inf)\n"
+                f"  s = {t}[7] reduce(m, z), dimensions={{1}}, to_apply=max\n  ROOT r = ({T}, {t}[7]) tuple(u, s)"
+            )
+            args = [rng.standard_normal((7, rows)).astype(DTYPES[t]) for _ in range(3)]
+            yield _with(_computation("max", t, "maximum(p, q)"), body), args, [t] * 3, True
+        T = f"{t}[7,33]"  # a product by a broadcast that is an output too: still copied
+        body = (
+            f"  a = {T} parameter(0)\n  g = {t}[33] parameter(1)\n  c = {T} parameter(2)\n"
+            f"  gb = {T} broadcast(g), dimensions={{1}}\n  m = {T} multiply(a, gb)\n  u = {T} add(m, c)\n"
+            f"  ROOT r = ({T}, {T}) tuple(u, m)"
+        )
+        args = [rng.standard_normal((7, 33)), rng.standard_normal(33), rng.standard_normal((7, 33))]
+        yield module(body), [x.astype(DTYPES[t]) for x in args], [t] * 3, True
+        loop = (  # a loop body whose product feeds two outputs
+            f"cond {{\n  p = (s32[], {t}[], {t}[]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+            f"  n = s32[] constant(40)\n  ROOT c = pred[] compare(i, n), direction=LT\n}}\n\n"
+            f"body {{\n  p = (s32[], {t}[], {t}[]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+            f"  x = {t}[] get-tuple-element(p), index=1\n  y = {t}[] get-tuple-element(p), index=2\n"
+            f"  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  m = {t}[] multiply(x, y)\n"
+            f"  h = {t}[] constant(0.5)\n  x2 = {t}[] subtract(h, m)\n  q = {t}[] constant(0.25)\n"
+            f"  y2 = {t}[] add(m, q)\n  ROOT r = (s32[], {t}[], {t}[]) tuple(j, x2, y2)\n}}\n\n"
+        )
+        body = (
+            f"  x = {t}[] parameter(0)\n  y = {t}[] parameter(1)\n  z = s32[] constant(0)\n"
+            f"  s = (s32[], {t}[], {t}[]) tuple(z, x, y)\n"
+            f"  ROOT w = (s32[], {t}[], {t}[]) while(s), condition=cond, body=body"
+        )
+        for x0, y0 in ((0.3, 0.7), (0.1, -0.9)):
+            yield _with(loop, body), [np.array(x0, DTYPES[t]), np.array(y0, DTYPES[t])], [t] * 2, True
+    for seed in range(60):
+        t = "f32" if seed < 40 else "f64"
+        args = [rng.standard_normal(64).astype(DTYPES[t]) for _ in range(4)]
+        yield module(_random_shared_products(seed, t, 64)), args, [t] * 4, True
+
+
 FAMILIES = {
     "contractions": family_contractions,
     "complex_dots": family_complex_dots,
@@ -1715,9 +1815,32 @@ FAMILIES = {
 }
 
 
+KERNELS = OUT.parent / "kernels"  # modules of several outputs: how XLA:CPU cut them into kernels
+KERNEL_FAMILIES = {"shared_products": family_shared_products}
+
+
+def write_outputs(path: Path, cases: Iterator[Case]) -> None:
+    """Each case's text, arguments and every output XLA:CPU gives (case{k}_out{j})."""
+    from make_op_fixtures import run_on_cpu
+
+    arrays: dict[str, np.ndarray] = {}
+    for k, (text, args, _types, _exact) in enumerate(cases):
+        arrays[f"case{k}_hlo"] = np.array(text)
+        for j, a in enumerate(args):
+            arrays[f"case{k}_arg{j}"] = np.asarray(a)
+        for j, out in enumerate(run_on_cpu(text, args)):
+            arrays[f"case{k}_out{j}"] = out
+    np.savez_compressed(path, **arrays)
+    print(f"{path.stem}: {k + 1} cases")
+
+
 def main(names: list[str]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for name in names or list(FAMILIES):
+    KERNELS.mkdir(parents=True, exist_ok=True)
+    for name in names or [*FAMILIES, *KERNEL_FAMILIES]:
+        if name in KERNEL_FAMILIES:
+            write_outputs(KERNELS / f"{name}.npz", KERNEL_FAMILIES[name]())
+            continue
         path = OUT / f"exact_{name}.npz"
         write_family(path, FAMILIES[name]())
         if name in (

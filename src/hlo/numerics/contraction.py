@@ -13,10 +13,11 @@ of the loop lowest), and its instruction combiner turns an add of a negated prod
 subtract; code generation then fuses the first multiply of an add, the subtracted-from one of a
 subtract.
 
-Not modelled (plain in hlo, equal within rounding): a multiply with several users (XLA copies it
-into each consumer's kernel and contracts each copy unless two consumers share a kernel), a
-reshape, transpose or broadcast between the multiply and the add (LLVM's loop structure decides),
-and products fused into a reduce's loop.
+"No other user" is per kernel (cpu_kernels: XLA copies a cheap multiply into each consumer's
+kernel and each copy is contracted, unless two consumers share a kernel). Not modelled (plain in
+hlo, equal within rounding): a reshape, transpose or broadcast between the multiply and the add
+(LLVM's loop structure decides), products fused into a reduce's loop, and kernels that XLA's
+algebraic simplifier reshapes beyond what cpu_kernels.as_fused removes.
 
 The plan computes a contracted add from the multiply's operands (`contracted` rewrites its
 operands to (x, y, z), `Fma` marks it); bf16/f16 arithmetic rounds each op, so never contracts.
@@ -34,7 +35,7 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from . import subnormals
+from . import cpu_kernels, subnormals
 from .complex_steps import Steps, negated
 from .loop_invariance import innermost_dimension
 
@@ -51,6 +52,7 @@ _VECTOR_OPS = frozenset(
      Opcode.POWER, Opcode.EXP, Opcode.LOG, Opcode.TANH, Opcode.NEGATE}
 )  # fmt: skip
 _LEAVES = frozenset({Opcode.PARAMETER, Opcode.CONSTANT, Opcode.IOTA})
+_SINKABLE = cpu_kernels.ELEMENTWISE  # ops of broadcasts XLA's simplifier computes before the broadcast
 
 
 @dataclass(frozen=True)
@@ -111,24 +113,94 @@ def kernel(fma: Fma, add: Instruction, flush: bool) -> Callable[..., np.ndarray]
 
 def contracted(comp: Computation, module: Module) -> Computation:
     """The computation with each add or subtract XLA:CPU fuses with a multiply reading the
-    multiply's operands (x, y, z) and marked with its Fma; `comp` itself when there is none."""
+    multiply's operands (x, y, z) and marked with its Fma; `comp` itself when there is none.
+
+    The decision is per kernel (cpu_kernels): where XLA:CPU copies a value into kernels that
+    compute it differently (a product fused into its add in one, plain in another), each
+    different copy is an instruction of its own, placed beside the original and named after it.
+    """
+    written = comp
+    comp, removed = cpu_kernels.as_fused(comp)
+    groups = cpu_kernels.one_kernel(comp) if _emitted_whole(comp, module) else cpu_kernels.kernels(comp)
+    position = {i.name: k for k, i in enumerate(comp.instructions)}
+    members: dict[str, list[Instruction]] = {}
+    for i in comp.instructions:
+        for root in groups.roots_of(i.name):
+            members.setdefault(root, []).append(i)
     readers: dict[str, list[Instruction]] = {}
     for i in comp.instructions:
         for o in i.operands:
             readers.setdefault(o, []).append(i)
-    users = {name: len(found) for name, found in readers.items()}
     by_name = comp.by_name
     constant: dict[str, bool] = {}
-    changed: dict[str, Instruction] = {}
-    for i in comp.instructions:
-        fused = _contraction(i, by_name, users, comp.root_name, constant)
-        if fused is not None and _in_vector_kernel(i, comp, module, readers):
-            fused = None  # YNNPACK's fusion computes it: no FMA there
-        if fused is not None:
-            changed[i.name] = fused
+    copy_in: dict[tuple[str, str], str] = {}  # (kernel, instruction) -> the copy it computes
+    made: dict[tuple[object, ...], str] = {}
+    copies: dict[str, list[Instruction]] = {}
+    changed = False
+    for root in sorted(members, key=position.__getitem__):
+        inside = members[root]
+        names = {i.name for i in inside}
+        uses: dict[str, int] = {}
+        for i in inside:
+            for o in i.operands:
+                uses[o] = uses.get(o, 0) + 1
+        kernel = _Kernel(root, names, uses)
+        for i in inside:
+            fused = _contraction(i, by_name, kernel, constant)
+            if fused is not None and _in_vector_kernel(i, comp, module, readers):
+                fused = None  # YNNPACK's fusion computes it: no FMA there
+            value = fused or i
+            operands = tuple(copy_in.get((root, o), o) for o in value.operands)
+            key = (i.name, operands, mark(value))
+            name = made.get(key)
+            if name is None:
+                name = i.name if i.name not in copies else _fresh(i.name, len(copies[i.name]), by_name)
+                made[key] = name
+                copies.setdefault(i.name, []).append(value.replace(name=name, operands=operands))
+                changed |= value is not i or operands != i.operands
+            copy_in[(root, i.name)] = name
     if not changed:
-        return comp
-    return comp.replace(instructions=tuple(changed.get(i.name, i) for i in comp.instructions))
+        return written
+    # (what CSE or the simplifier removed stays, unread, for op-by-op values)
+    instructions = tuple(
+        c for i in written.instructions for c in ((i,) if i.name in removed else copies.get(i.name, (i,)))
+    )
+    return written.replace(instructions=instructions, root_name=comp.root_name)
+
+
+@dataclass(frozen=True)
+class _Kernel:
+    """One kernel of the computation: its root, what it computes and how often each is read."""
+
+    root: str
+    names: set[str]
+    uses: dict[str, int]
+
+
+def _fresh(name: str, k: int, taken: dict[str, Instruction]) -> str:
+    while f"{name}.fma{k}" in taken:
+        k += 1
+    return f"{name}.fma{k}"
+
+
+_WHOLE_CACHE: dict[int, tuple[Module, frozenset[str]]] = {}
+_KERNELS_OF_THEIR_OWN = frozenset({Opcode.WHILE, Opcode.CONDITIONAL, Opcode.CALL, Opcode.ASYNC_START})
+
+
+def _emitted_whole(comp: Computation, module: Module) -> bool:
+    """Whether the computation is emitted into its caller's kernel (a fusion's, a reducer, a
+    comparator) rather than cut into kernels of its own (the entry, loop bodies, branches)."""
+    cached = _WHOLE_CACHE.get(id(module))
+    if cached is None or cached[0] is not module:
+        own = {module.entry_name}
+        for c in module.computations:
+            for i in c.instructions:
+                if i.opcode in _KERNELS_OF_THEIR_OWN:
+                    own.update(i.called_computations)
+        if len(_WHOLE_CACHE) > 8:
+            _WHOLE_CACHE.clear()
+        cached = _WHOLE_CACHE[id(module)] = (module, frozenset(own))
+    return comp.name not in cached[1]
 
 
 def _in_vector_kernel(
@@ -166,21 +238,17 @@ def _vector_reduce(reduce: Instruction, comp: Computation, module: Module) -> bo
 
 
 def _contraction(
-    add: Instruction,
-    by_name: dict[str, Instruction],
-    users: dict[str, int],
-    root: str,
-    constant: dict[str, bool],
+    add: Instruction, by_name: dict[str, Instruction], kernel: _Kernel, constant: dict[str, bool]
 ) -> Instruction | None:
     if add.opcode not in (Opcode.ADD, Opcode.SUBTRACT) or not add.shape.is_array:
         return None
     if add.shape.element_type not in TYPES or len(add.operands) != 2:
         return None
-    products = [_product(k, add, by_name, users, root) for k in range(2)]
+    products = [_product(k, add, by_name, kernel) for k in range(2)]
     found = [p for p in products if p is not None]
     if not found:
         return None
-    chosen = found[0] if len(found) == 1 else _first_fused(add, found[0], found[1], by_name, constant)
+    chosen = found[0] if len(found) == 1 else _first_fused(add, found[0], found[1], by_name, kernel, constant)
     other = by_name[add.operands[1 - chosen.position]]
     x, y = (by_name[o] for o in chosen.multiply.operands)
     if (
@@ -203,14 +271,17 @@ def _contraction(
 
 
 def _product(
-    position: int, add: Instruction, by_name: dict[str, Instruction], users: dict[str, int], root: str
+    position: int, add: Instruction, by_name: dict[str, Instruction], kernel: _Kernel
 ) -> _Product | None:
     """The multiply the add's operand `position` is (through negates and copies) if LLVM may fuse
-    it: one use all along, not the root, not hoisted out of the kernel's loop."""
+    it: computed in the add's kernel with one use there all along, not the kernel's root, not
+    hoisted out of the kernel's loop."""
     value = by_name[add.operands[position]]
     negated = False
     while True:
-        if users.get(value.name, 0) != 1 or value.name == root or value.control_predecessors:
+        if value.name not in kernel.names or kernel.uses.get(value.name, 0) != 1:
+            return None  # read from memory, or read twice
+        if value.name == kernel.root or value.control_predecessors:
             return None
         if value.shape != add.shape and value.shape.dimensions != add.shape.dimensions:
             return None
@@ -227,21 +298,44 @@ def _product(
         value = by_name[value.operands[0]]
     if value.shape.element_type is not add.shape.element_type:
         return None
-    if all(_invariant(by_name[o], add) for o in value.operands):
+    if all(_invariant(by_name[o], add, by_name) for o in value.operands):
         return None  # hoisted out of the loop
     return _Product(position, value, negated)
 
 
-def _invariant(value: Instruction, add: Instruction) -> bool:
-    """The same all along the add's innermost loop (a broadcast that does not map it)."""
+def _invariant(value: Instruction, add: Instruction, by_name: dict[str, Instruction] | None = None) -> bool:
+    """The same all along the add's innermost loop: a broadcast that does not map it, or (given
+    `by_name`) an elementwise op of such broadcasts only, which XLA computes before broadcasting."""
     minor = innermost_dimension(add)
     if minor is None:
         return False  # no loop: one block
-    return value.opcode is Opcode.BROADCAST and minor not in tuple(value.attr("dimensions") or ())
+    if value.opcode is Opcode.BROADCAST:
+        return minor not in tuple(value.attr("dimensions") or ())
+    if by_name is None or value.opcode not in _SINKABLE or not value.operands:
+        return False
+    stack, seen = [value], set()
+    while stack:  # (without recursion: chains run deep)
+        v = stack.pop()
+        if v.name in seen:
+            continue
+        seen.add(v.name)
+        if v.opcode is Opcode.BROADCAST:
+            if minor in tuple(v.attr("dimensions") or ()):
+                return False
+        elif v.opcode in _SINKABLE and v.operands and v.shape.dimensions == add.shape.dimensions:
+            stack.extend(by_name[o] for o in v.operands)
+        else:
+            return False
+    return True
 
 
 def _first_fused(
-    add: Instruction, p: _Product, q: _Product, by_name: dict[str, Instruction], constant: dict[str, bool]
+    add: Instruction,
+    p: _Product,
+    q: _Product,
+    by_name: dict[str, Instruction],
+    kernel: _Kernel,
+    constant: dict[str, bool],
 ) -> _Product:
     """Of two fusible products, the one LLVM fuses (p is operand 0)."""
     if add.opcode is Opcode.ADD:
@@ -252,7 +346,7 @@ def _first_fused(
     elif not q.negated:
         return p  # -p - q: the negated product's pattern
     # an add (or p - (-q), which is p + q): Reassociate's order, operand 0 on a tie
-    ranks = _Ranks(add, by_name, constant)
+    ranks = _Ranks(add, by_name, kernel, constant)
     first = ranks.of(add.operands[0])
     second = ranks.of(add.operands[1])
     return q if second < first else p
@@ -263,8 +357,10 @@ class _Ranks:
     order the kernel emits them (operands left to right, depth first), each op one above its
     highest operand (a negate, copy or view the same), invariants and constants 0."""
 
-    def __init__(self, add: Instruction, by_name: dict[str, Instruction], constant: dict[str, bool]) -> None:
-        self.add, self.by_name, self.constant = add, by_name, constant
+    def __init__(
+        self, add: Instruction, by_name: dict[str, Instruction], kernel: _Kernel, constant: dict[str, bool]
+    ) -> None:
+        self.add, self.by_name, self.kernel, self.constant = add, by_name, kernel, constant
         self.known: dict[str, int] = {}
         self.loads = 0
 
@@ -277,7 +373,8 @@ class _Ranks:
         if value.name in self.known:
             return True
         fused = value.opcode in _VIEWS or value.shape.dimensions == self.add.shape.dimensions
-        return value.opcode in _LEAVES or not fused or _invariant(value, self.add)
+        inside = value.name in self.kernel.names  # (else a load of another kernel's result)
+        return value.opcode in _LEAVES or not fused or not inside or _invariant(value, self.add)
 
     def _rank(self, value: Instruction) -> int:
         known = self.known.get(value.name)

@@ -92,8 +92,9 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     c = contraction.contracted(c, ctx.module)  # adds XLA:CPU fuses with a multiply: their FMAs
     if ctx.options.fuse:
         c = cse.merged(c)  # repeated pure instructions computed once
-    # (op by op, every instruction keeps a value: a multiply fused into its add too)
-    live = _live_instructions(c) if ctx.options.fuse else _live_instructions(written)
+    live = _live_instructions(c)
+    if not ctx.options.fuse:
+        live |= _live_instructions(written)  # op by op, a multiply fused into its add keeps a value too
     slot_of: dict[str, int] = {}
     order = [i for i in c.instructions if i.name in live]
     for k, i in enumerate(order):
