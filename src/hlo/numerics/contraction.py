@@ -35,24 +35,17 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from . import cpu_kernels, subnormals
+from . import contraction_order, cpu_kernels, subnormals
 from .complex_steps import Steps, negated
-from .loop_invariance import innermost_dimension
 
 MARK = "fused_multiply_add"  # the attribute of a contracted add: its Fma
 TYPES = frozenset({PrimitiveType.F32, PrimitiveType.F64})
 _LINKS = frozenset({Opcode.NEGATE, Opcode.COPY, Opcode.CONVERT})  # between a multiply and its add
-_VIEWS = frozenset(
-    {Opcode.BROADCAST, Opcode.RESHAPE, Opcode.BITCAST, Opcode.TRANSPOSE, Opcode.SLICE, Opcode.REVERSE,
-     Opcode.COPY, Opcode.CONVERT}
-)  # fmt: skip
 VECTOR_ELEMENTS = 4096  # YNNPACK takes ops with an operand or result this large
 _VECTOR_OPS = frozenset(
     {Opcode.ADD, Opcode.SUBTRACT, Opcode.MULTIPLY, Opcode.DIVIDE, Opcode.MAXIMUM, Opcode.MINIMUM,
      Opcode.POWER, Opcode.EXP, Opcode.LOG, Opcode.TANH, Opcode.NEGATE}
 )  # fmt: skip
-_LEAVES = frozenset({Opcode.PARAMETER, Opcode.CONSTANT, Opcode.IOTA})
-_SINKABLE = cpu_kernels.ELEMENTWISE  # ops of broadcasts XLA's simplifier computes before the broadcast
 
 
 @dataclass(frozen=True)
@@ -61,13 +54,6 @@ class Fma:
 
     product_sign: int
     addend_sign: int
-
-
-@dataclass(frozen=True)
-class _Product:
-    position: int  # the add's operand it is
-    multiply: Instruction
-    negated: bool
 
 
 def mark(instr: Instruction) -> Fma | None:
@@ -144,7 +130,7 @@ def contracted(comp: Computation, module: Module) -> Computation:
         for i in inside:
             for o in i.operands:
                 uses[o] = uses.get(o, 0) + 1
-        kernel = _Kernel(root, names, uses)
+        kernel = contraction_order.Kernel(root, names, uses)
         for i in inside:
             fused = _contraction(i, by_name, kernel, constant)
             if fused is not None and _in_vector_kernel(i, comp, module, readers):
@@ -166,15 +152,6 @@ def contracted(comp: Computation, module: Module) -> Computation:
         c for i in written.instructions for c in ((i,) if i.name in removed else copies.get(i.name, (i,)))
     )
     return written.replace(instructions=instructions, root_name=comp.root_name)
-
-
-@dataclass(frozen=True)
-class _Kernel:
-    """One kernel of the computation: its root, what it computes and how often each is read."""
-
-    root: str
-    names: set[str]
-    uses: dict[str, int]
 
 
 def _fresh(name: str, k: int, taken: dict[str, Instruction]) -> str:
@@ -238,7 +215,10 @@ def _vector_reduce(reduce: Instruction, comp: Computation, module: Module) -> bo
 
 
 def _contraction(
-    add: Instruction, by_name: dict[str, Instruction], kernel: _Kernel, constant: dict[str, bool]
+    add: Instruction,
+    by_name: dict[str, Instruction],
+    kernel: contraction_order.Kernel,
+    constant: dict[str, bool],
 ) -> Instruction | None:
     if add.opcode not in (Opcode.ADD, Opcode.SUBTRACT) or not add.shape.is_array:
         return None
@@ -248,7 +228,11 @@ def _contraction(
     found = [p for p in products if p is not None]
     if not found:
         return None
-    chosen = found[0] if len(found) == 1 else _first_fused(add, found[0], found[1], by_name, kernel, constant)
+    chosen = (
+        found[0]
+        if len(found) == 1
+        else contraction_order.first_fused(add, found[0], found[1], by_name, kernel, constant)
+    )
     other = by_name[add.operands[1 - chosen.position]]
     x, y = (by_name[o] for o in chosen.multiply.operands)
     if (
@@ -256,7 +240,7 @@ def _contraction(
         or y.shape.element_type is not add.shape.element_type
     ):
         return None
-    if all(_of_constants(v.name, by_name, constant) for v in (x, y, other)):
+    if all(contraction_order.of_constants(v.name, by_name, constant) for v in (x, y, other)):
         return None  # folded at compile time, unfused
     product_sign = -1 if chosen.negated else 1
     addend_sign = 1
@@ -271,8 +255,8 @@ def _contraction(
 
 
 def _product(
-    position: int, add: Instruction, by_name: dict[str, Instruction], kernel: _Kernel
-) -> _Product | None:
+    position: int, add: Instruction, by_name: dict[str, Instruction], kernel: contraction_order.Kernel
+) -> contraction_order.Product | None:
     """The multiply the add's operand `position` is (through negates and copies) if LLVM may fuse
     it: computed in the add's kernel with one use there all along, not the kernel's root, not
     hoisted out of the kernel's loop."""
@@ -298,132 +282,6 @@ def _product(
         value = by_name[value.operands[0]]
     if value.shape.element_type is not add.shape.element_type:
         return None
-    if all(_invariant(by_name[o], add, by_name) for o in value.operands):
+    if all(contraction_order.invariant(by_name[o], add, by_name) for o in value.operands):
         return None  # hoisted out of the loop
-    return _Product(position, value, negated)
-
-
-def _invariant(value: Instruction, add: Instruction, by_name: dict[str, Instruction] | None = None) -> bool:
-    """The same all along the add's innermost loop: a broadcast that does not map it, or (given
-    `by_name`) an elementwise op of such broadcasts only, which XLA computes before broadcasting."""
-    minor = innermost_dimension(add)
-    if minor is None:
-        return False  # no loop: one block
-    if value.opcode is Opcode.BROADCAST:
-        return minor not in tuple(value.attr("dimensions") or ())
-    if by_name is None or value.opcode not in _SINKABLE or not value.operands:
-        return False
-    stack, seen = [value], set()
-    while stack:  # (without recursion: chains run deep)
-        v = stack.pop()
-        if v.name in seen:
-            continue
-        seen.add(v.name)
-        if v.opcode is Opcode.BROADCAST:
-            if minor in tuple(v.attr("dimensions") or ()):
-                return False
-        elif v.opcode in _SINKABLE and v.operands and v.shape.dimensions == add.shape.dimensions:
-            stack.extend(by_name[o] for o in v.operands)
-        else:
-            return False
-    return True
-
-
-def _first_fused(
-    add: Instruction,
-    p: _Product,
-    q: _Product,
-    by_name: dict[str, Instruction],
-    kernel: _Kernel,
-    constant: dict[str, bool],
-) -> _Product:
-    """Of two fusible products, the one LLVM fuses (p is operand 0)."""
-    if add.opcode is Opcode.ADD:
-        if p.negated != q.negated:
-            return q if p.negated else p  # -p + q is q - p, p + -q is p - q
-    elif p.negated == q.negated:
-        return p  # (a subtract keeps its order)
-    elif not q.negated:
-        return p  # -p - q: the negated product's pattern
-    # an add (or p - (-q), which is p + q): Reassociate's order, operand 0 on a tie
-    ranks = _Ranks(add, by_name, kernel, constant)
-    first = ranks.of(add.operands[0])
-    second = ranks.of(add.operands[1])
-    return q if second < first else p
-
-
-class _Ranks:
-    """LLVM Reassociate's ranks of the values of an add's fused expression: loads numbered in the
-    order the kernel emits them (operands left to right, depth first), each op one above its
-    highest operand (a negate, copy or view the same), invariants and constants 0."""
-
-    def __init__(
-        self, add: Instruction, by_name: dict[str, Instruction], kernel: _Kernel, constant: dict[str, bool]
-    ) -> None:
-        self.add, self.by_name, self.kernel, self.constant = add, by_name, kernel, constant
-        self.known: dict[str, int] = {}
-        self.loads = 0
-
-    def of(self, name: str) -> int:
-        for value in _post_order(name, self.by_name, self._leaf):
-            self.known[value.name] = self._rank(value)
-        return self.known[name]
-
-    def _leaf(self, value: Instruction) -> bool:
-        if value.name in self.known:
-            return True
-        fused = value.opcode in _VIEWS or value.shape.dimensions == self.add.shape.dimensions
-        inside = value.name in self.kernel.names  # (else a load of another kernel's result)
-        return value.opcode in _LEAVES or not fused or not inside or _invariant(value, self.add)
-
-    def _rank(self, value: Instruction) -> int:
-        known = self.known.get(value.name)
-        if known is not None:
-            return known
-        if _of_constants(value.name, self.by_name, self.constant) or _invariant(value, self.add):
-            return 0
-        if self._leaf(value) or not value.operands:
-            self.loads += 1
-            return self.loads
-        highest = max(self.known[o] for o in value.operands)
-        return highest + (0 if value.opcode in _VIEWS or value.opcode is Opcode.NEGATE else 1)
-
-
-def _of_constants(name: str, by_name: dict[str, Instruction], known: dict[str, bool]) -> bool:
-    """Computed from constants alone (XLA folds it before code generation)."""
-
-    def leaf(value: Instruction) -> bool:
-        return value.name in known or value.opcode is Opcode.PARAMETER or not value.operands
-
-    for value in _post_order(name, by_name, leaf):
-        if value.name not in known:
-            known[value.name] = value.opcode in (Opcode.CONSTANT, Opcode.IOTA) or (
-                bool(value.operands)
-                and value.opcode is not Opcode.PARAMETER
-                and all(known[o] for o in value.operands)
-            )
-    return known[name]
-
-
-def _post_order(
-    name: str, by_name: dict[str, Instruction], leaf: Callable[[Instruction], bool]
-) -> list[Instruction]:
-    """The instructions `name` depends on (stopping at leaves), operands before their users and
-    left to right, without recursion (chains run thousands of instructions deep)."""
-    order: list[Instruction] = []
-    seen: set[str] = set()
-    stack: list[tuple[Instruction, bool]] = [(by_name[name], False)]
-    while stack:
-        value, expanded = stack.pop()
-        if expanded:
-            order.append(value)
-            continue
-        if value.name in seen:
-            continue
-        seen.add(value.name)
-        if leaf(value):
-            order.append(value)
-            continue
-        stack.append((value, True))
-        stack.extend((by_name[o], False) for o in reversed(value.operands) if o not in seen)
-    return order
+    return contraction_order.Product(position, value, negated)
