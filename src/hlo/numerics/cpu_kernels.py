@@ -203,19 +203,22 @@ class _Grouping:
             return False
         if sum(s.element_count for s in operands) <= producer.shape.element_count:
             return False
-        reach = self._descendants(producer)
+        if not all(self.should_fuse(u, producer) for u in users):
+            return True  # a user that cannot take it at all
+        reach = self._descendants(producer, max(self.position[u.name] for u in users))
         if reach is None:
             return True
         known: dict[str, bool] = {}
         return not all(self._on_all_paths(producer, u, reach, known) for u in users)
 
-    def _descendants(self, producer: Instruction) -> set[str] | None:
+    def _descendants(self, producer: Instruction, last: int) -> set[str] | None:
+        """What depends on the producer up to position `last` (paths to its users end there)."""
         seen: set[str] = set()
         stack = [producer.name]
         while stack:
             name = stack.pop()
             for u in self.users.get(name, ()):
-                if u.name not in seen:
+                if u.name not in seen and self.position[u.name] < last:
                     seen.add(u.name)
                     stack.append(u.name)
             if len(seen) > _SEARCH_LIMIT:
