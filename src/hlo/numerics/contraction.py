@@ -140,7 +140,9 @@ def contracted(comp: Computation, module: Module) -> Computation:
             key = (i.name, operands, mark(value))
             name = made.get(key)
             if name is None:
-                name = i.name if i.name not in copies else _fresh(i.name, len(copies[i.name]), by_name)
+                name = (
+                    i.name if i.name not in copies else _fresh(i.name, len(copies[i.name]), written.by_name)
+                )
                 made[key] = name
                 copies.setdefault(i.name, []).append(value.replace(name=name, operands=operands))
                 changed |= value is not i or operands != i.operands
