@@ -109,3 +109,21 @@ def test_op_by_op_plans_keep_every_instruction() -> None:
     assert {"b2", "d2"} <= names
     fused = {s.instruction.name for s in Executable(module, hlo.RunOptions()).entry.steps}
     assert "d2" not in fused
+
+
+def test_a_commutative_op_repeats_with_its_operands_swapped() -> None:
+    """`b*a` repeats `a*b` (XLA's HloCSE takes a commutative op's operands in either order);
+    `a-b` does not repeat `b-a`."""
+    text = """HloModule m
+ENTRY e {
+  a = f32[4] parameter(0)
+  b = f32[4] parameter(1)
+  m = f32[4] multiply(a, b)
+  n = f32[4] multiply(b, a)
+  s = f32[4] subtract(a, b)
+  t = f32[4] subtract(b, a)
+  ROOT r = (f32[4], f32[4], f32[4], f32[4]) tuple(m, n, s, t)
+}
+"""
+    m = cse.merged(hlo.parse_module(text).entry)
+    assert "n" not in m.by_name and m.root.operands == ("m", "m", "s", "t")

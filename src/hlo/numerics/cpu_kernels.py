@@ -30,6 +30,7 @@ from ..dtypes import PrimitiveType
 from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
+from . import repeats
 
 ELEMENTWISE = frozenset(
     {Opcode.ABS, Opcode.ACOS, Opcode.ACOSH, Opcode.ADD, Opcode.AND, Opcode.ASIN, Opcode.ASINH,
@@ -58,9 +59,6 @@ _EMITTED_ONCE = frozenset(
     {Opcode.CONCATENATE, Opcode.DOT, Opcode.DYNAMIC_UPDATE_SLICE, Opcode.PAD, Opcode.REDUCE,
      Opcode.REDUCE_WINDOW}
 )  # fmt: skip
-_COMMUTATIVE = frozenset(
-    {Opcode.ADD, Opcode.MULTIPLY, Opcode.MAXIMUM, Opcode.MINIMUM, Opcode.AND, Opcode.OR, Opcode.XOR}
-)  # fmt: skip
 _IDEMPOTENT = frozenset({Opcode.MAXIMUM, Opcode.MINIMUM, Opcode.AND, Opcode.OR})
 _PURE = (_LOOP_FUSIBLE - {Opcode.DYNAMIC_UPDATE_SLICE, Opcode.STOCHASTIC_CONVERT}) | {
     Opcode.REDUCE_WINDOW, Opcode.DOT, Opcode.GET_TUPLE_ELEMENT, Opcode.TUPLE
@@ -85,40 +83,24 @@ class Kernels:
 
 def as_fused(comp: Computation) -> tuple[Computation, dict[str, str]]:
     """The computation as XLA's fusion sees it, and what each instruction removed reads instead:
-    repeats of a pure instruction (operands of a commutative op in either order) read the first,
-    `max(x, x)` and a copy that keeps the layout read x. The root may be one of those removed."""
-    controlled = {p for i in comp.instructions for p in i.control_predecessors}
-    first: dict[object, str] = {}
-    alias: dict[str, str] = {}
-    kept: list[Instruction] = []
-    made: dict[str, Instruction] = {}
-    for i in comp.instructions:
-        operands = tuple(alias.get(o, o) for o in i.operands)
-        if operands != i.operands:
-            i = i.replace(operands=operands)
-        if i.opcode in _PURE and i.name not in controlled and not i.control_predecessors:
-            if (i.opcode in _IDEMPOTENT and len(set(operands)) == 1) or (
-                i.opcode is Opcode.COPY and comp.by_name[operands[0]].shape == i.shape
-            ):
-                alias[i.name] = operands[0]
-                continue
-            inner = made.get(operands[0]) if operands else None
-            if i.opcode is Opcode.NEGATE and inner is not None and inner.opcode is Opcode.NEGATE:
-                alias[i.name] = inner.operands[0]  # -(-x) is x
-                continue
-            order = tuple(sorted(operands)) if i.opcode in _COMMUTATIVE else operands
-            try:
-                earlier = first.setdefault((i.opcode, i.shape, order, i.attrs), i.name)
-            except TypeError:  # an attribute that cannot be hashed: never merged
-                earlier = i.name
-            if earlier != i.name:
-                alias[i.name] = earlier
-                continue
-        kept.append(i)
-        made[i.name] = i
-    if not alias:
-        return comp, alias
-    return comp.replace(instructions=tuple(kept), root_name=alias.get(comp.root_name, comp.root_name)), alias
+    repeats of a pure instruction read the first (repeats.merged), `max(x, x)`, `-(-x)` and a
+    copy that keeps the layout read x. The root may be one of those removed."""
+    return repeats.merged(comp, lambda i: i.opcode in _PURE, _simplified)
+
+
+def _simplified(i: Instruction, kept: dict[str, Instruction]) -> str | None:
+    """What XLA's simplifier replaces the instruction with, of the removals modelled."""
+    operands = i.operands
+    if i.opcode in _IDEMPOTENT and len(set(operands)) == 1:
+        return operands[0]
+    inner = kept.get(operands[0]) if operands else None
+    if inner is None:
+        return None
+    if i.opcode is Opcode.COPY and inner.shape == i.shape:
+        return operands[0]
+    if i.opcode is Opcode.NEGATE and inner.opcode is Opcode.NEGATE:
+        return inner.operands[0]  # -(-x) is x
+    return None
 
 
 def one_kernel(comp: Computation) -> Kernels:
