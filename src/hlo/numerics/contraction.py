@@ -41,7 +41,6 @@ from .complex_steps import Steps, negated
 MARK = "fused_multiply_add"  # the attribute of a contracted add: its Fma
 TYPES = frozenset({PrimitiveType.F32, PrimitiveType.F64})
 _LINKS = frozenset({Opcode.NEGATE, Opcode.COPY, Opcode.CONVERT})  # between a multiply and its add
-VECTOR_ELEMENTS = 4096  # YNNPACK takes ops with an operand or result this large
 _VECTOR_OPS = frozenset(
     {Opcode.ADD, Opcode.SUBTRACT, Opcode.MULTIPLY, Opcode.DIVIDE, Opcode.MAXIMUM, Opcode.MINIMUM,
      Opcode.POWER, Opcode.EXP, Opcode.LOG, Opcode.TANH, Opcode.NEGATE}
@@ -198,7 +197,7 @@ def _in_vector_kernel(
         if user.opcode not in _VECTOR_OPS or user.shape.element_type not in TYPES:
             return False
         sizes = [user.shape.element_count, *(comp.by_name[o].shape.element_count for o in user.operands)]
-        if max(sizes) < VECTOR_ELEMENTS:
+        if max(sizes) < cpu_kernels.VECTOR_ELEMENTS:
             return False
         value = user
 
@@ -207,7 +206,7 @@ def _vector_reduce(reduce: Instruction, comp: Computation, module: Module) -> bo
     if len(reduce.operands) != 2 or reduce.shape.is_tuple or reduce.shape.element_type not in TYPES:
         return False
     operand = comp.by_name[reduce.operands[0]]
-    if max(operand.shape.element_count, reduce.shape.element_count) < VECTOR_ELEMENTS:
+    if max(operand.shape.element_count, reduce.shape.element_count) < cpu_kernels.VECTOR_ELEMENTS:
         return False
     reducer = module.computation(reduce.attrs["to_apply"])
     root = reducer.root

@@ -30,7 +30,7 @@ from ..dtypes import PrimitiveType
 from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import repeats
+from . import repeats, tree_reduce, vector_sum
 
 ELEMENTWISE = frozenset(
     {Opcode.ABS, Opcode.ACOS, Opcode.ACOSH, Opcode.ADD, Opcode.AND, Opcode.ASIN, Opcode.ASINH,
@@ -65,8 +65,7 @@ _PURE = (_LOOP_FUSIBLE - {Opcode.DYNAMIC_UPDATE_SLICE, Opcode.STOCHASTIC_CONVERT
 }  # fmt: skip
 _COMPLEX = frozenset({PrimitiveType.C64, PrimitiveType.C128})
 _FLOATS = frozenset({PrimitiveType.F16, PrimitiveType.BF16, PrimitiveType.F32, PrimitiveType.F64})
-TREE_WINDOW = 32  # XLA:CPU's tree rewriter splits longer reduced dimensions (numerics.tree_reduce)
-VECTOR_ELEMENTS = 4096  # reduces this large run in YNNPACK's kernels
+VECTOR_ELEMENTS = vector_sum.MIN_ELEMENTS  # YNNPACK takes ops with an operand or result this large
 _SEARCH_LIMIT = 20_000  # instructions a path check visits before it calls the producer unfusible
 
 
@@ -146,7 +145,7 @@ class _Grouping:
                 self.users.setdefault(o, []).append(i)
         self.spread: set[str] = set()  # broadcasts, and elementwise ops of broadcasts only
         for i in comp.instructions:
-            if _spread(i, self.spread, self.by_name):
+            if _spread(i, self.spread):
                 self.spread.add(i.name)
         self.unfusible: set[str] = set()
         for i in reversed(comp.instructions):
@@ -281,7 +280,7 @@ def _loop_reduce(reduce: Instruction, by_name: dict[str, Instruction]) -> bool:
     operand = by_name[reduce.operands[0]].shape
     if not operand.is_array or operand.element_count >= VECTOR_ELEMENTS:
         return False
-    return all(operand.dimensions[d] <= TREE_WINDOW for d in reduce.attr("dimensions") or ())
+    return all(operand.dimensions[d] <= tree_reduce.WINDOW for d in reduce.attr("dimensions") or ())
 
 
 def _long_concatenate(i: Instruction) -> bool:
@@ -294,7 +293,7 @@ def _long_concatenate(i: Instruction) -> bool:
     return len(dims) >= 2 and axis == len(dims) - 1 and dims[axis] >= 128
 
 
-def _spread(i: Instruction, spread: set[str], by_name: dict[str, Instruction]) -> bool:
+def _spread(i: Instruction, spread: set[str]) -> bool:
     """A broadcast, iota or scalar constant, or an elementwise op of such operands only (XLA's
     simplifier sinks the broadcasts below it: it becomes a broadcast)."""
     if i.opcode in (Opcode.BROADCAST, Opcode.IOTA):
