@@ -1,8 +1,9 @@
 """Dots in the compiled loop tier (hlo.numerics.jit_linear): a loop whose body has dots of every
 form NumPy's matmul tells apart (dot, gemv either way, gemm, k = 1, batches, transposed
-operands) gives the interpreter's bits when compiled, for every supported type, with and without
-flushing, on special and random values; RNN-like loops of BLAS sizes that run threaded; the
-dumps with dots compiled; and the interpreter alone when NumPy's BLAS is not found."""
+operands) and of YNNPACK's plans (hlo.numerics.ynn_dot) gives the interpreter's bits when
+compiled, for every supported type, with and without flushing, on special and random values;
+RNN-like loops of BLAS sizes that run threaded; the dumps with dots compiled; and the
+interpreter alone when NumPy's BLAS is not found."""
 
 from __future__ import annotations
 
@@ -42,6 +43,11 @@ DOTS = [
      "rhs_contracting_dims={0}", "2,3"),  # batched, batch and contracting dimensions not leading
     (48, "4,2,6", 48, "2,6,4", "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}", "4,4"),  # two
     (24, "2,3,4", 4, "4", "lhs_contracting_dims={2}, rhs_contracting_dims={0}", "2,3"),  # m of two dims
+    # YNNPACK's (hlo.numerics.ynn_dot): four sums a result, a tail of k, one sum, the rhs [n, k]
+    (64, "4,16", 64, "16,4", "lhs_contracting_dims={1}, rhs_contracting_dims={0}", "4,4"),
+    (54, "6,9", 36, "9,4", "lhs_contracting_dims={1}, rhs_contracting_dims={0}", "6,4"),
+    (4, "2,2", 64, "2,32", "lhs_contracting_dims={1}, rhs_contracting_dims={0}", "2,32"),
+    (48, "6,8", 48, "6,8", "lhs_contracting_dims={1}, rhs_contracting_dims={1}", "6,6"),
 ]  # fmt: skip
 
 

@@ -102,7 +102,7 @@ def _call(name: str, address: int, x: np.ndarray, flush: bool) -> np.ndarray:
 
 
 def test_the_image_is_not_used_where_it_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(native_image, "_cpu_flags", lambda: frozenset({"sse2"}))
+    monkeypatch.setattr(native_image, "cpu_flags", lambda: frozenset({"sse2"}))
     native_image._loaded.cache_clear()
     try:
         assert not native_image.available(IMAGE)

@@ -1784,6 +1784,58 @@ def family_shared_products() -> Iterator[Case]:
         yield module(_random_shared_products(seed, t, 64)), args, [t] * 4, True
 
 
+def _ynn_dot_case(t: str, m: int, k: int, n: int, rhs_nk: bool, batch: int, rng: np.random.Generator) -> Case:
+    dt, lead = DTYPES[t], (batch,) if batch else ()
+    b = f"{batch}," if batch else ""
+    a_ = (rng.standard_normal((*lead, m, k)) * 2.0 ** rng.integers(-6, 7, (*lead, m, k))).astype(dt)
+    rhs = rng.standard_normal((*lead, n, k) if rhs_nk else (*lead, k, n)).astype(dt)
+    lc, rc = (2, 2 if rhs_nk else 1) if batch else (1, 1 if rhs_nk else 0)
+    dims = f"lhs_contracting_dims={{{lc}}}, rhs_contracting_dims={{{rc}}}"
+    if batch:
+        dims = "lhs_batch_dims={0}, rhs_batch_dims={0}, " + dims
+    rs = f"[{b}{n},{k}]" if rhs_nk else f"[{b}{k},{n}]"
+    return _dot_case(t, f"[{b}{m},{k}]", rs, f"[{b}{m},{n}]", dims, [a_, rhs], True)
+
+
+def family_ynn_dots() -> Iterator[Case]:
+    """Matrix products XLA:CPU runs on YNNPACK (hlo.numerics.ynn_dot), written on an AVX-512 CPU:
+    the kernels' 1, 2 and 4 sums a result (n and k pick them), tails of k mod 4, k cut into
+    128 KiB chunks, the rhs packed or not, stored [n, k], batches, several contracting
+    dimensions, and the edge tiles whose kernels round each product (f32 17 x 1000 x 775)."""
+    rng = np.random.default_rng(41)
+    shapes = [
+        (2, 8, 2), (8, 2, 2), (2, 3, 9), (8, 8, 8), (5, 20, 16), (3, 9, 2), (3, 14, 8), (3, 15, 16),
+        (12, 20, 2), (9, 33, 17), (40, 40, 17), (16, 16, 16), (32, 64, 32), (4, 100, 4), (20, 17, 20),
+        (7, 30, 96), (6, 12, 48), (64, 256, 64), (3, 2000, 20), (4, 3000, 8), (3, 4000, 24),
+        (300, 64, 40), (4, 3000, 129), (17, 1000, 775), (70, 50, 300), (100, 17, 20), (100, 30, 32),
+        (100, 201, 96), (60, 9, 200),
+    ]  # fmt: skip
+    for t in ("f32", "f64"):
+        for m, k, n in shapes if t == "f32" else shapes[::2]:
+            yield _ynn_dot_case(t, m, k, n, False, 0, rng)
+        for m, k, n in ((8, 16, 8), (6, 20, 24), (8, 16, 32), (5, 300, 40), (100, 30, 32)):
+            yield _ynn_dot_case(t, m, k, n, True, 0, rng)
+        for m, k, n in ((8, 16, 8), (5, 20, 16), (8, 16, 32)):
+            yield _ynn_dot_case(t, m, k, n, False, 3, rng)
+            yield _ynn_dot_case(t, m, k, n, True, 2, rng)
+    if os.environ.get("HLO_FIXTURE_F64_EDGES"):  # (297 x 300 x 129: f64 edge tiles, slow to check)
+        yield _ynn_dot_case("f64", 297, 300, 129, False, 0, rng)
+    # two contracting dimensions, the rhs's in another order: XLA transposes to [m, k] x [k, n]
+    a_, b_ = (
+        rng.standard_normal((2, 3, 4, 5)).astype(np.float32),
+        rng.standard_normal((2, 5, 4, 6)).astype(np.float32),
+    )
+    yield _dot_case("f32", "[2,3,4,5]", "[2,5,4,6]", "[2,3,6]",
+                    "lhs_batch_dims={0}, lhs_contracting_dims={2,3}, rhs_batch_dims={0}, rhs_contracting_dims={2,1}",
+                    [a_, b_], True)  # fmt: skip
+    a_, b_ = (
+        rng.standard_normal((2, 5, 4, 6)).astype(np.float32),
+        rng.standard_normal((5, 4, 2)).astype(np.float32),
+    )
+    yield _dot_case("f32", "[2,5,4,6]", "[5,4,2]", "[2,6,2]",
+                    "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}", [a_, b_], True)  # fmt: skip
+
+
 FAMILIES = {
     "contractions": family_contractions,
     "complex_dots": family_complex_dots,
@@ -1816,7 +1868,7 @@ FAMILIES = {
 
 
 KERNELS = OUT.parent / "kernels"  # modules of several outputs: how XLA:CPU cut them into kernels
-KERNEL_FAMILIES = {"shared_products": family_shared_products}
+KERNEL_FAMILIES = {"shared_products": family_shared_products, "ynn_dots": family_ynn_dots}
 
 
 def write_outputs(path: Path, cases: Iterator[Case]) -> None:

@@ -22,7 +22,16 @@ import numpy as np
 from ..dtypes import PrimitiveType
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import blas_small, fma_loop, matrix_vector_dot, row_vector_dot, subnormals, vector_dot
+from . import (
+    blas_small,
+    fma_loop,
+    matrix_vector_dot,
+    row_vector_dot,
+    subnormals,
+    vector_dot,
+    ynn_dot,
+    ynn_kernels,
+)
 from .jit_codegen import Gen, Unsupported, Val, emits, flat_index, type_name
 from .jit_ops import _tiny
 
@@ -110,10 +119,13 @@ def dot(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     out = g.name()
     in_order = not rb and lhs_order == tuple(range(len(ldims))) and rhs_order == tuple(range(len(rdims)))
     dtype = np.dtype(t.numpy_dtype) if t in FLOATS else None
+    flipped = ynn_dot.operands(len(ldims), len(rdims), lb, lc, rb, rc)  # (None: not YNNPACK's)
     if dtype is not None and in_order and row_vector_dot.applies(dtype, batch, m, n, k):
         _row_vector_dot(g, t, a, b, out, k, n)
     elif dtype is not None and in_order and matrix_vector_dot.applies(dtype, batch, m, n, k):
         _matrix_vector_dot(g, t, a, b, out, m, k)
+    elif dtype is not None and flipped is not None and ynn_dot.applies(dtype, m, n, k):
+        _ynn_dot(g, t, a, b, out, (batch, m, k, n), flipped)
     elif t in FLOATS:
         _float_dot(g, t, a, b, out, batch, m, k, n)
     else:
@@ -243,6 +255,27 @@ def _matrix_vector_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, m: in
     pointers = ", ".join(f"np.intp({v}.ctypes.data)" for v in (a, b, out))
     g.line(f"{out} = np.empty({m}, {type_name(t)})")
     g.line(f"_blas_void(fp[{fn}, 0], ({i64}({m}), {i64}({k}), {pointers}))")
+
+
+def _ynn_dot(
+    g: Gen, t: PrimitiveType, a: str, b: str, out: str, sizes: tuple[int, int, int, int], flipped: bool
+) -> None:
+    """YNNPACK's product as the interpreter sums it (hlo.numerics.ynn_dot): the plan's tiles,
+    each by hlo.numerics.jit_ynn_tile."""
+    batch, m, k, n = sizes
+    dtype = np.dtype(t.numpy_dtype)
+    arches = ynn_kernels.host_arches()
+    assert arches is not None
+    plan = ynn_dot.plan(dtype, m, n, k, flipped, arches)
+    whole = k - k % plan.tile_k
+    wide, flushing = t is P.F64, bool(g.flush)
+    g.line(f"{out} = np.empty({batch * m * n}, {type_name(t)})")
+    j = g.name("j")
+    g.line(f"for {j} in range({batch}):")
+    for tile in ynn_dot.tiles(plan, m, n, k, dtype.itemsize):
+        where = f"{j} * {m * k}, {j} * {k * n}, {j} * {m * n}, {k}, {n}, {tile.rows}, {tile.cols}"
+        how = f"{whole}, {tile.step}, {plan.tile_k}, {tile.fused}, {wide}, {flushing}, {_tiny(t)}"
+        g.line(f"    _ynn_tile({a}, {b}, {out}, {where}, {how})")
 
 
 def _int_dot(g: Gen, t: PrimitiveType, a: str, b: str, out: str, batch: int, m: int, k: int, n: int) -> None:

@@ -24,7 +24,17 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from . import fma_loop, jit_blas, jit_linear, jit_scalar, xla_exp, xla_exp_loop, xla_expm1, xla_log_loop
+from . import (
+    fma_loop,
+    jit_blas,
+    jit_linear,
+    jit_scalar,
+    jit_ynn_tile,
+    xla_exp,
+    xla_exp_loop,
+    xla_expm1,
+    xla_log_loop,
+)
 from .jit_codegen import GENERATOR_VERSION, XLA_LOOPS, cache_dir
 from .jit_loop_source import LoopSource
 
@@ -60,6 +70,7 @@ from hlo.numerics.jit_blas import blas_value as _blas_value, blas_void as _blas_
 from hlo.numerics.jit_fma import fma_f32 as _fma_f32, fma_f64 as _fma_f64
 from hlo.numerics.jit_numba import call_strided_loop
 from hlo.numerics.jit_libm import call1_f32 as _libm1_f32, call1_f64 as _libm1_f64
+from hlo.numerics.jit_ynn_tile import tile as _ynn_tile
 
 _jit = njit(cache=False, error_model="numpy")
 _int_div = _jit(_s.int_div)
@@ -127,7 +138,7 @@ def _versions() -> str:
         hlo_version = "?"
     helpers = b"".join(
         Path(str(m.__file__)).read_bytes()
-        for m in (jit_scalar, jit_blas, xla_exp, xla_expm1, xla_exp_loop, sys.modules[__name__])
+        for m in (jit_scalar, jit_blas, jit_ynn_tile, xla_exp, xla_expm1, xla_exp_loop, sys.modules[__name__])
     )
     digest = hashlib.sha256(helpers).hexdigest()[:16]
     return f"{hlo_version} {numba.__version__} {np.__version__} {GENERATOR_VERSION} {digest}"

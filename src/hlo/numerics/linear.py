@@ -12,7 +12,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..dtypes import PrimitiveType
-from . import blas_small, complex_dot, matrix_vector_dot, numerics, row_vector_dot, subnormals, vector_dot
+from . import (
+    blas_small,
+    complex_dot,
+    matrix_vector_dot,
+    numerics,
+    row_vector_dot,
+    subnormals,
+    vector_dot,
+    ynn_dot,
+)
 
 
 def accumulator(result: PrimitiveType, *operands: np.dtype) -> np.dtype:
@@ -151,9 +160,12 @@ def dot_general_fn(
     flush_float = flush and dtype.kind in "fc"
     out_dtype = np.dtype(result.numpy_dtype)
     # operands stored in order (lhs [m, k], rhs [k, n]): XLA:CPU's GEMV emitters for m = 1 or n = 1
-    rhs_stored_kn = (
-        not rhs_batch and rhs_order == tuple(range(rhs_rank)) and lhs_order == tuple(range(lhs_rank))
+    lhs_in_order = lhs_order == tuple(range(lhs_rank))
+    rhs_stored_kn = not rhs_batch and rhs_order == tuple(range(rhs_rank)) and lhs_in_order
+    rhs_transposed = ynn_dot.operands(
+        lhs_rank, rhs_rank, lhs_batch, lhs_contracting, rhs_batch, rhs_contracting
     )
+    ynn_operands = rhs_transposed is not None and lhs_dtype == rhs_dtype == out_dtype
 
     def run(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
         a = contiguous(lhs, dtype, lhs_order, flush_float)
@@ -171,6 +183,8 @@ def dot_general_fn(
             out = row_vector_dot.row_vector_dot(a3[0, 0], b3[0], flush_float)
         elif rhs_stored_kn and matrix_vector_dot.applies(a3.dtype, a3.shape[0], rows, cols, k):
             out = matrix_vector_dot.matrix_vector_dot(a3[0], b3[0, :, 0], flush_float)
+        elif ynn_operands and ynn_dot.applies(a3.dtype, rows, cols, k):
+            out = ynn_dot.dot(a3, b3, bool(rhs_transposed), flush_float)
         else:
             with blas_small.sized(rows, cols, k):
                 out = np.matmul(a3, b3)

@@ -70,7 +70,7 @@ def write(image: str, header: dict[str, Any], code: bytes) -> None:
 
 
 @functools.cache
-def _cpu_flags() -> frozenset[str]:
+def cpu_flags() -> frozenset[str]:
     """The CPU features Linux reports for this machine (/proc/cpuinfo's flags)."""
     try:
         with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
@@ -104,7 +104,7 @@ def _loaded(image: str) -> dict[str, int] | None:
         header, code = read(image)
     except (OSError, ValueError):
         return None
-    if not set(header["features"]) <= _cpu_flags():
+    if not set(header["features"]) <= cpu_flags():
         return None
     patches = {}
     for name, slots in header["imports"].items():
