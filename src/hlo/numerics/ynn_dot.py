@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import fma_loop, subnormals, threads
+from . import fma_loop, subnormals
 from .fma import fma
 from .numerics import flush_denormals
 from .ynn_kernels import Kernel, host_arches, select, table
@@ -35,7 +35,6 @@ from .ynn_kernels import Kernel, host_arches, select, table
 PLANNED_ROWS = 2048  # the m YNNPACK plans a product for before it knows the lhs
 CHUNK_BYTES = 128 * 1024  # the rhs part a chunk of k reads
 MIN_LARGEST = 8  # one of m, n, k at least this
-SPLIT_PRODUCTS = 1 << 21  # multiply-adds from which a sum's rows are split between the cores
 
 
 def applies(dtype: np.dtype, rows: int, cols: int, k: int) -> bool:
@@ -263,16 +262,8 @@ def _sum(a: np.ndarray, b: np.ndarray, fused: bool, native: bool, flush: bool) -
             out = _add(out, flush_denormals(product) if flush else product, flush)
         return out
     if native and rows and not (flush and not subnormals.active()) and fma_loop.chains(a[0], b, out[0]):
-
-        def some(r0: int, r1: int) -> None:  # (the native loop runs here: the first row took it)
-            for i in range(max(r0, 1), r1):
-                fma_loop.chains(a[i], b, out[i])
-
-        cores = threads.share()
-        if cores > 1 and rows * cols * a.shape[1] >= SPLIT_PRODUCTS:
-            threads.split_rows(some, rows, cores, ())
-        else:
-            some(1, rows)
+        for i in range(1, rows):  # (the native loop runs here: the first row took it)
+            fma_loop.chains(a[i], b, out[i])
         return out
     for r in range(a.shape[1]):
         out = fma(a[:, r : r + 1], b[r], out)
