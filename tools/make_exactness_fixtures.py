@@ -729,6 +729,29 @@ def family_window_rows() -> Iterator[Case]:
     yield _row_sum("f64", (40, 16), "size=8x2", "1.5"), [x], ["f64", "f64"], False
 
 
+def family_reduce_lanes() -> Iterator[Case]:
+    """Float sums of fewer than 4096 elements over two or more dimensions, whose rows LLVM's
+    loop vectorizer may take as lanes (hlo.numerics.reduce_lanes): random f32/f64 shapes of 2 to
+    5 dimensions (whole runs of rows, strided rows, groups with gaps, 2 to 32 rows, trip counts
+    that change the lanes), the tree rewrite's windows of 32 rows and its final reduce, init
+    values; values whose sums change bits under any regrouping."""
+    rng = np.random.default_rng(67)
+    sizes = [1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 8, 9, 12, 16, 16, 17, 20, 24, 28, 31, 32]
+    tree = [((64, 8), "0,1"), ((96, 8), "0,1"), ((64, 4, 2), "0,1"), ((3, 64, 2), "0,1,2"), ((64, 64), "0,1"),
+            ((1024, 2), "0,1"), ((128, 3), "0,1")]  # fmt: skip
+    for t, span in (("f32", 24), ("f64", 60)):
+        cases = list(tree)
+        while len(cases) < 160:
+            rank = int(rng.integers(2, 6))
+            shape = tuple(int(rng.choice(sizes)) for _ in range(rank))
+            dims = sorted(rng.choice(rank, int(rng.integers(1, rank + 1)), replace=False).tolist())
+            if np.prod(shape) < 4096 and sum(shape[d] > 1 for d in dims) >= 2:
+                cases.append((shape, ",".join(map(str, dims))))
+        for k, (shape, dims) in enumerate(cases):
+            init = ("0", "1.5", "-0")[k % 3]
+            yield _sum_of(t, shape, dims, init), [_powers(t, shape, rng, span)], [t, t], True
+
+
 def family_long_reduces() -> Iterator[Case]:
     """Float reduces of 4096+ elements that XLA:CPU keeps to its tree rewrite (windows of 32,
     hlo.numerics.tree_reduce) rather than its vector kernels: bf16 and f16 sums (bf16 converted
@@ -1853,6 +1876,7 @@ FAMILIES = {
     "split_sums": family_split_sums,
     "window_sums": family_window_sums,
     "window_rows": family_window_rows,
+    "reduce_lanes": family_reduce_lanes,
     "long_reduces": family_long_reduces,
     "subnormal_ties": family_subnormal_ties,
     "top_k": family_top_k,
@@ -1901,6 +1925,7 @@ def main(names: list[str]) -> None:
             "split_sums",
             "vector_extremes",
             "window_rows",
+            "reduce_lanes",
         ):  # where the kernels' (or LLVM's cost model's) order came from
             same = [isa for isa in ("AVX2", "SSE4_2") if replay_under_isa(path, isa) == 0]
             print(f"  the same bits under --xla_cpu_max_isa: {same}")

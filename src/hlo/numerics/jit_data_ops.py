@@ -183,6 +183,7 @@ def reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     interpreter's order: XLA:CPU's for float windows of up to 32; integers and predicates in any
     order); one element per result is a reshape (XLA:CPU applies no init value then)."""
     from .computations import recognise_reducer
+    from .reduce_lanes import lanes
     from .reduction import sums_in_vector_order
 
     if len(args) != 2 or instr.shape.is_tuple:
@@ -199,6 +200,7 @@ def reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
         reducer.opcode in (Op.MAXIMUM, Op.MINIMUM)
         or any(x.shape.dimensions[d] > _WINDOW for d in axes)
         or sums_in_vector_order(np.dtype(t.numpy_dtype), tuple(x.shape.dimensions), axes)
+        or lanes(np.dtype(t.numpy_dtype), tuple(x.shape.dimensions), axes) is not None
     ):
         raise Unsupported("a float reduce the interpreter does not fold in row-major order")
     dims = x.shape.dimensions

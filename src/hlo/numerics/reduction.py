@@ -18,13 +18,22 @@ import numpy as np
 from ..ir.attrs import Window
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
-from . import column_sum, numerics, split_extreme, split_sum, subnormals, vector_extreme, window_vector
+from . import (
+    column_sum,
+    numerics,
+    reduce_lanes,
+    split_extreme,
+    split_sum,
+    subnormals,
+    vector_extreme,
+    window_vector,
+)
 from .column_extreme import column_extreme
 from .computations import Reducer, accumulate_dtype, component_reducer, lifted, recognise_reducer
 from .context import KernelContext
 from .ordered_fold import fold_in_order
 from .scan import scan, scan_axis
-from .tree_reduce import tree_reduce
+from .tree_reduce import tree_reduce, tree_windows
 from .vector_sum import MIN_ELEMENTS, vector_sum
 from .vector_sum import applies as vector_applies
 from .window_fold import fold_window, fold_window_known
@@ -109,7 +118,14 @@ def _single(
             if vector is not None:
                 return vector
         fast = extreme(x, init, dims) if extreme is not None else None
-        return fast if fast is not None else tree_reduce(step, x, init, dims)
+        if fast is not None:
+            return fast
+        if not adds:
+            return tree_reduce(step, x, init, dims)
+        # the tree rewrite's windows and the final reduce summed as lanes where XLA:CPU does
+        x = tree_windows(step, x, init, dims, reduce_lanes.tree_level)
+        taken = reduce_lanes.lanes(x.dtype, x.shape, dims)
+        return reduce_lanes.fold(step, x, init, dims, taken) if taken else tree_reduce(step, x, init, dims)
 
     return fold
 

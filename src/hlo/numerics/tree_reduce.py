@@ -33,23 +33,33 @@ def _same_padding(n: int, size: int) -> tuple[int, int]:
     return total // 2, total - total // 2
 
 
+Step = Callable[[np.ndarray, np.ndarray], np.ndarray]
+# a level of windows computed another way (its result, or None: folded here)
+Level = Callable[[Step, np.ndarray, np.ndarray, tuple[int, ...]], "np.ndarray | None"]
+
+
 def tree_reduce(
-    step: Callable[[np.ndarray, np.ndarray], np.ndarray], x: np.ndarray, init: np.ndarray, axes: Sequence[int]
+    step: Step, x: np.ndarray, init: np.ndarray, axes: Sequence[int], level: Level | None = None
 ) -> np.ndarray:
-    """Reduce `axes` of `x` with the two-array function `step` in XLA:CPU's order."""
+    """Reduce `axes` of `x` with the two-array function `step` in XLA:CPU's order (`level`: a
+    level of the rewrite's windows computed in another order where it gives one)."""
     axes = tuple(sorted(axes))
-    x = tree_windows(step, x, init, axes)
+    x = tree_windows(step, x, init, axes, level)
     kept = [d for d in range(x.ndim) if d not in axes]
     moved = np.transpose(x, [*kept, *axes])
     return fold_known_in_order(step, moved, init, len(axes), None, None)
 
 
 def tree_windows(
-    step: Callable[[np.ndarray, np.ndarray], np.ndarray], x: np.ndarray, init: np.ndarray, axes: Sequence[int]
+    step: Step, x: np.ndarray, init: np.ndarray, axes: Sequence[int], level: Level | None = None
 ) -> np.ndarray:
     """The rewrite's reduce-windows: `x` with every reduced dimension cut to 32 or less (each
     window folded from the init value), ready for the final reduce."""
     while any(x.shape[d] > WINDOW for d in axes):
+        other = level(step, x, init, tuple(axes)) if level is not None else None
+        if other is not None:
+            x = other
+            continue
         dims = []
         for d, n in enumerate(x.shape):
             if d not in axes:
