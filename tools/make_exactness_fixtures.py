@@ -752,6 +752,57 @@ def family_reduce_lanes() -> Iterator[Case]:
             yield _sum_of(t, shape, dims, init), [_powers(t, shape, rng, span)], [t, t], True
 
 
+def family_reduce_products() -> Iterator[Case]:
+    """Sums of products over one dimension of up to 32 that XLA:CPU fuses into its reduce loop
+    (hlo.numerics.reduce_contraction): FMA chains from the init value, rows and columns, 1 to 3
+    dimensions, a negated product, a broadcast factor along the row or across rows, squares
+    from +0 (the first two products one FMA) and from a parameter; rows of 5-8 whose results
+    LLVM vectorizes (plain products) by their count. Not pinned (within rounding): squares of
+    rows of 5-8 over the last dimension, vectorized in other orders."""
+    rng = np.random.default_rng(71)
+    sizes = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 24, 31, 32, 40, 64]
+    forms = ["xy", "xx", "negxy", "row", "across", "xx_param"]
+    for t in ("f32", "f64"):
+        made = 0
+        while made < 90:
+            shape = tuple(int(rng.choice(sizes)) for _ in range(int(rng.integers(1, 4))))
+            d = int(rng.integers(0, len(shape)))
+            form = forms[made % len(forms)]
+            kept = [k for k in range(len(shape)) if k != d]
+            if np.prod(shape) >= 1024 or not 2 <= shape[d] <= 32 or (form == "across" and not kept):
+                continue
+            s = f"{t}[{','.join(map(str, shape))}]"
+            square = form in ("xx", "xx_param")
+            if square and d == len(shape) - 1 and 5 <= shape[d] <= 8:
+                continue  # not pinned
+            along = d if form == "row" else kept[-1] if form == "across" else None
+            body = {
+                "xy": f"  m = {s} multiply(x, y)\n",
+                "xx": f"  m = {s} multiply(x, x)\n",
+                "xx_param": f"  m = {s} multiply(x, x)\n",
+                "negxy": f"  q = {s} multiply(x, y)\n  m = {s} negate(q)\n",
+            }.get(form)
+            if body is None:
+                n = shape[along]
+                body = (f"  f = {t}[{int(np.prod(shape))}] reshape(y)\n  w = {t}[{n}] slice(f), slice={{[0:{n}]}}\n"
+                        f"  b = {s} broadcast(w), dimensions={{{along}}}\n  m = {s} multiply(x, b)\n")  # fmt: skip
+            init = (
+                f"  z = {t}[] parameter(2)\n"
+                if form == "xx_param"
+                else f"  z = {t}[] constant({('0', '0.75')[made % 2 if not square else 0]})\n"
+            )
+            out = f"{t}[{','.join(str(shape[k]) for k in kept)}]"
+            text = _with(_computation("f", t, "add(p, q)"),
+                         f"  x = {s} parameter(0)\n  y = {s} parameter(1)\n{body}{init}"
+                         f"  ROOT r = {out} reduce(m, z), dimensions={{{d}}}, to_apply=f")  # fmt: skip
+            args = [rng.standard_normal(shape).astype(DTYPES[t]) for _ in range(2)]  # products that round
+            types = [t, t, t, t] if form == "xx_param" else [t, t, t]
+            if form == "xx_param":
+                args.append(np.zeros((), DTYPES[t]))
+            made += 1
+            yield text, args, types, True
+
+
 def family_long_reduces() -> Iterator[Case]:
     """Float reduces of 4096+ elements that XLA:CPU keeps to its tree rewrite (windows of 32,
     hlo.numerics.tree_reduce) rather than its vector kernels: bf16 and f16 sums (bf16 converted
@@ -1877,6 +1928,7 @@ FAMILIES = {
     "window_sums": family_window_sums,
     "window_rows": family_window_rows,
     "reduce_lanes": family_reduce_lanes,
+    "reduce_products": family_reduce_products,
     "long_reduces": family_long_reduces,
     "subnormal_ties": family_subnormal_ties,
     "top_k": family_top_k,

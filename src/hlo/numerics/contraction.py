@@ -16,11 +16,12 @@ subtract.
 "No other user" is per kernel (cpu_kernels: XLA copies a cheap multiply into each consumer's
 kernel and each copy is contracted, unless two consumers share a kernel). Not modelled (plain in
 hlo, equal within rounding): a reshape, transpose or broadcast between the multiply and the add
-(LLVM's loop structure decides), products fused into a reduce's loop, and kernels that XLA's
+(LLVM's loop structure decides), and kernels that XLA's
 algebraic simplifier reshapes beyond what cpu_kernels.as_fused removes.
 
 The plan computes a contracted add from the multiply's operands (`contracted` rewrites its
 operands to (x, y, z), `Fma` marks it); bf16/f16 arithmetic rounds each op, so never contracts.
+Products fused into a small reduce's loop are rewritten alike (hlo.numerics.reduce_contraction).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from . import contraction_order, cpu_kernels, subnormals
+from . import contraction_order, cpu_kernels, reduce_contraction, subnormals
 from .complex_steps import Steps, negated
 
 MARK = "fused_multiply_add"  # the attribute of a contracted add: its Fma
@@ -68,7 +69,7 @@ def fused_product(module: Module, name: str) -> frozenset[str]:
     if name not in comp.by_name:
         return frozenset()
     add = contracted(comp, module).by_name[name]
-    if mark(add) is None:
+    if mark(add) is None and reduce_contraction.mark(add) is None:
         return frozenset()
     for operand in comp.by_name[name].operands:
         chain, value = [], comp.by_name[operand]
@@ -134,9 +135,11 @@ def contracted(comp: Computation, module: Module) -> Computation:
             fused = _contraction(i, by_name, kernel, constant)
             if fused is not None and _in_vector_kernel(i, comp, module, readers):
                 fused = None  # YNNPACK's fusion computes it: no FMA there
+            if i.opcode is Opcode.REDUCE:  # products fused into its loop
+                fused = reduce_contraction.contraction(i, by_name, kernel, module, constant)
             value = fused or i
             operands = tuple(copy_in.get((root, o), o) for o in value.operands)
-            key = (i.name, operands, mark(value))
+            key = (i.name, operands, mark(value), reduce_contraction.mark(value))
             name = made.get(key)
             if name is None:
                 name = (

@@ -163,7 +163,7 @@ class _Grouping:
             return False
         if _long_concatenate(producer) or _long_concatenate(consumer):
             return False
-        if consumer.opcode is Opcode.REDUCE and not _loop_reduce(consumer, self.by_name):
+        if consumer.opcode is Opcode.REDUCE and not loop_reduce(consumer, self.by_name):
             return False
         expensive = _expensive(producer, self.by_name)
         if expensive and _reuses(consumer, producer.name):
@@ -273,7 +273,7 @@ def _reuses(consumer: Instruction, operand: str) -> bool:
     return False
 
 
-def _loop_reduce(reduce: Instruction, by_name: dict[str, Instruction]) -> bool:
+def loop_reduce(reduce: Instruction, by_name: dict[str, Instruction]) -> bool:
     """A reduce XLA:CPU's loop emitter runs as written: not one its tree rewriter first turns
     into a reduce-window (a reduced dimension longer than 32), not one of 4096+ elements (its
     vector kernels)."""

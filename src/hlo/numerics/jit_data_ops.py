@@ -12,6 +12,7 @@ from ..dtypes import PrimitiveType
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
 from ..shape import Shape
+from . import reduce_contraction
 from .jit_codegen import Gen, Unsupported, Val, emits, flat_index, type_name
 
 Op = Opcode
@@ -186,6 +187,8 @@ def reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     from .reduce_lanes import lanes
     from .reduction import sums_in_vector_order
 
+    if reduce_contraction.mark(instr) is not None:
+        return _fused_reduce(g, instr, args)
     if len(args) != 2 or instr.shape.is_tuple:
         raise Unsupported("a variadic reduce")
     x, init = args
@@ -218,6 +221,52 @@ def reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     g.line(f"{acc} = {init.var}")
     inner, _ = g.loops(tuple(dims[d] for d in axes))
     g.line(f"{acc} = {tname}({step}({acc}, {x.at(_source_index(names, kept, axes, dims, inner))}))")
+    g.close(len(inner))
+    if out is None:
+        g.close(len(names))
+        return Val(instr.shape, acc)
+    g.line(f"{out}[{flat}] = {acc}")
+    g.close(len(names))
+    return Val(instr.shape, out)
+
+
+def _fused_reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
+    """A reduce with its products fused (hlo.numerics.reduce_contraction): operands (x, y, init),
+    each result an FMA chain from the init value, as the interpreter computes it."""
+    from .contraction import Fma
+    from .jit_ops import fused_multiply_add
+
+    fused = reduce_contraction.mark(instr)
+    assert fused is not None
+    if fused.vector_rows:
+        raise Unsupported("a reduce whose vectorized results sum plain products")
+    x, y, init = args
+    t = instr.shape.element_type
+    dims = x.shape.dimensions
+    axes = tuple(sorted(instr.attrs["dimensions"]))
+    kept = [d for d in range(len(dims)) if d not in axes]
+    tname = type_name(t)
+    fma = Fma(fused.product_sign, 1)
+    out = None if instr.shape.rank == 0 else g.new_array(instr.shape)
+    names, flat = g.loops(instr.shape.dimensions)
+    acc = g.name("a")
+    g.line(f"{acc} = {init.var}")
+    inner, _ = g.loops(tuple(dims[d] for d in axes))
+    at = _source_index(names, kept, axes, dims, inner)
+    step = fused_multiply_add(g, t, fma, x.at(at), y.at(at), acc)
+    if fused.first_pair:  # the first two products in one FMA (the add of +0 dropped)
+        k = inner[axes.index(fused.axis)]
+        ahead = [*inner]
+        ahead[axes.index(fused.axis)] = f"({k} + 1)"
+        second = _source_index(names, kept, axes, dims, ahead)
+        product = f"{tname}({x.at(second)} * {y.at(second)})"
+        first = fused_multiply_add(g, t, fma, x.at(at), y.at(at), product)
+        g.line(f"if {k} == 0:")
+        g.line(f"    {acc} = {tname}({first})")
+        g.line(f"elif {k} > 1:")
+        g.line(f"    {acc} = {tname}({step})")
+    else:
+        g.line(f"{acc} = {tname}({step})")
     g.close(len(inner))
     if out is None:
         g.close(len(names))

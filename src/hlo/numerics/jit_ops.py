@@ -158,12 +158,12 @@ def binary(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     t = _operand_types(g, instr, args)
     fma = contraction.mark(instr)
     if fma is not None:  # an add XLA:CPU fuses with its multiply: operands (x, y, z)
-        return g.elementwise(instr.shape, args, lambda x, y, z: _fused(g, t, fma, x, y, z))
+        return g.elementwise(instr.shape, args, lambda x, y, z: fused_multiply_add(g, t, fma, x, y, z))
     make = BINARY[instr.opcode]
     return g.elementwise(instr.shape, args, lambda a, b: make(g, t, a, b))
 
 
-def _fused(g: Gen, t: PrimitiveType, fma: contraction.Fma, x: str, y: str, z: str) -> str:
+def fused_multiply_add(g: Gen, t: PrimitiveType, fma: contraction.Fma, x: str, y: str, z: str) -> str:
     """fma(+-x, y, +-z), one rounding, as the interpreter (hlo.numerics.contraction.kernel)."""
     x = f"_fneg({x})" if fma.product_sign < 0 else x
     z = f"_fneg({z})" if fma.addend_sign < 0 else z

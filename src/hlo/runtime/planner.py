@@ -23,7 +23,7 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from ..numerics import contraction, evaluator_fold, libm_fold
+from ..numerics import contraction, evaluator_fold, libm_fold, reduce_contraction
 from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
@@ -194,6 +194,9 @@ def _bind(i: Instruction, ctx: PlanContext) -> Callable[..., Any]:
     fma = contraction.mark(i)
     if fma is not None:
         return contraction.kernel(fma, i, ctx.options.flush_denormals)
+    fused = reduce_contraction.mark(i)
+    if fused is not None:
+        return reduce_contraction.kernel(fused, i, ctx.options.flush_denormals)
     factory = spec(i.opcode).kernel
     if factory is None:
         raise EvalError(

@@ -1,0 +1,167 @@
+"""Products XLA:CPU fuses into a small reduce's loop: a sum of `x*y` over one dimension as a
+chain of fused multiply-adds, `acc = fma(x, y, acc)` from the init value.
+
+XLA:CPU emits a reduce of fewer than 4096 elements whose reduced dimensions are all 32 or
+shorter (hlo.numerics.cpu_kernels: its loop emitter, the multiply fused into the same loop) as a
+loop over the results around a loop over the reduced elements, and LLVM contracts each add of a
+product into an FMA (measured with jaxlib 0.10.2 on AVX-512, f32 and f64, sums over rows and
+columns of 2 to 32 elements, with a broadcast operand, init values; 0 differing):
+- the multiply must be the reduce's operand (through negates and copies) with no other use in
+  the kernel, as for adds (hlo.numerics.contraction);
+- a square summed from a constant +0: LLVM drops the add of +0 (`x*x` cannot be -0), so the
+  first two products meet in one add and the first is fused: `fma(x0, x0, x1*x1)`;
+- rows of 5 to 8 products of two arrays summed over the operand's last dimension: LLVM fully
+  unrolls the row and vectorizes the loop over the results instead, whose products are then
+  plain (rounded before the add). Which results that loop takes depends on their count (the
+  innermost result dimension): `vector_rows`. Squares of such rows LLVM vectorizes in other
+  ways (not pinned): left plain here, within rounding.
+Sums over several dimensions (lanes, hlo.numerics.reduce_lanes) are not modelled here: their
+products stay plain (measured: lanes of FMA chains, but rows of 8 plain), within rounding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..dtypes import PrimitiveType
+from ..ir.instruction import Instruction
+from ..ir.module import Module
+from ..ir.opcode import Opcode
+from . import contraction_order, cpu_kernels, subnormals
+from .complex_steps import Steps, negated
+from .computations import recognise_reducer
+
+MARK = "fused_product_reduce"  # the attribute of a reduce reading (x, y, init): its FusedReduce
+_TYPES = frozenset({PrimitiveType.F32, PrimitiveType.F64})
+_LINKS = frozenset({Opcode.NEGATE, Opcode.COPY})
+
+
+@dataclass(frozen=True)
+class FusedReduce:
+    """How a reduce sums its fused products: fma(product_sign * x, y, acc) along `axis`; with
+    `first_pair` the first two products are one FMA; the first `vector_rows` results of each
+    run of the innermost result dimension sum plain products."""
+
+    product_sign: int
+    axis: int
+    first_pair: bool
+    vector_rows: int
+
+
+def mark(instr: Instruction) -> FusedReduce | None:
+    """The FusedReduce of a reduce `contraction` rewrote, else None."""
+    value = instr.attrs.get(MARK) if instr.attrs else None
+    return value if isinstance(value, FusedReduce) else None
+
+
+def contraction(
+    reduce: Instruction,
+    by_name: dict[str, Instruction],
+    kernel: contraction_order.Kernel,
+    module: Module,
+    constant: dict[str, bool],
+) -> Instruction | None:
+    """The reduce reading its multiply's operands (x, y, init), marked, if XLA:CPU fuses them."""
+    if reduce.opcode is not Opcode.REDUCE or len(reduce.operands) != 2 or not reduce.shape.is_array:
+        return None
+    t = reduce.shape.element_type
+    if t not in _TYPES or not cpu_kernels.loop_reduce(reduce, by_name):
+        return None
+    reducer = recognise_reducer(module.computation(reduce.attrs["to_apply"]))
+    if reducer is None or reducer.opcode is not Opcode.ADD:
+        return None
+    operand = by_name[reduce.operands[0]]
+    dims = operand.shape.dimensions
+    summed = [d for d in reduce.attrs["dimensions"] if dims[d] > 1]
+    if len(summed) != 1:
+        return None
+    value, negated_product = operand, False
+    while True:
+        if value.name not in kernel.names or kernel.uses.get(value.name, 0) != 1:
+            return None  # read from memory, or read twice
+        if value.name == kernel.root or value.control_predecessors or value.shape.element_type is not t:
+            return None
+        if value.opcode is Opcode.MULTIPLY:
+            break
+        if value.opcode not in _LINKS:
+            return None
+        negated_product ^= value.opcode is Opcode.NEGATE
+        value = by_name[value.operands[0]]
+    x, y = (by_name[o] for o in value.operands)
+    if x.shape.element_type is not t or y.shape.element_type is not t:
+        return None
+    if all(contraction_order.of_constants(v.name, by_name, constant) for v in (x, y)):
+        return None  # folded at compile time
+    init = by_name[reduce.operands[1]]
+    square = x.name == y.name and not negated_product
+    first_pair = square and _positive_zero(init)
+    axis = summed[0]
+    rows = 0
+    innermost = all(n == 1 for n in dims[axis + 1 :])  # (loops of one trip are gone)
+    if innermost and Opcode.BROADCAST not in (x.opcode, y.opcode):
+        if square and 5 <= dims[axis] <= 8:
+            return None  # LLVM vectorizes these in orders not pinned (plain products, within rounding)
+        kept = [n for d, n in enumerate(dims) if d not in reduce.attrs["dimensions"] and n > 1]
+        rows = vector_rows(t, kept[-1] if kept else 1, dims[axis])
+    attrs = dict(reduce.attrs)
+    attrs[MARK] = FusedReduce(-1 if negated_product else 1, axis, first_pair, rows)
+    return reduce.replace(operands=(x.name, y.name, init.name), attrs=attrs)
+
+
+def vector_rows(t: PrimitiveType, results: int, length: int) -> int:
+    """Of `results` sums of rows of `length` products of two arrays, how many LLVM's vectorized
+    result loop takes (plain products), as seen on XLA:CPU: only rows of 5 to 8 (fully
+    unrolled); with fewer than 16 results only 4 or 8 (f64 also 12), else in steps of f32 4
+    (8 for rows of 5-6 from 40 results on), f64 4 (2 for rows of 7-8)."""
+    if not 5 <= length <= 8:
+        return 0
+    if results < 16:
+        return results if results in ((4, 8) if t is PrimitiveType.F32 else (4, 8, 12)) else 0
+    if t is PrimitiveType.F64:
+        return results // (4 if length <= 6 else 2) * (4 if length <= 6 else 2)
+    step = 8 if length <= 6 and results >= 40 else 4
+    return results // step * step
+
+
+def _positive_zero(init: Instruction) -> bool:
+    if init.opcode is not Opcode.CONSTANT or init.shape.rank != 0:
+        return False
+    value = np.asarray(init.attrs["literal"].to_numpy())
+    return bool(value == 0 and not np.signbit(value))
+
+
+def kernel(fused: FusedReduce, reduce: Instruction, flush: bool) -> Callable[..., np.ndarray]:
+    """The bound kernel of a marked reduce: (x, y, init) to its sums, each step one rounding,
+    flushed as the CPU's FTZ/DAZ modes flush when `flush`."""
+    dtype = np.dtype(reduce.shape.element_type.numpy_dtype)
+    step = Steps(flush)
+
+    def run(x: np.ndarray, y: np.ndarray, init: np.ndarray) -> np.ndarray:
+        dims = reduce.attrs["dimensions"]
+        shape = [n for d, n in enumerate(x.shape) if d not in dims]
+        length = int(np.prod([x.shape[d] for d in dims]))  # (the others are 1, or 0 at run time)
+        with subnormals.keeping_subnormals():
+            xs = np.moveaxis(step(x), fused.axis, -1).reshape([*shape, length])
+            ys = np.moveaxis(step(y), fused.axis, -1).reshape([*shape, length])
+            xs = negated(xs) if fused.product_sign < 0 else xs
+            start = np.array(np.broadcast_to(step(init), shape), dtype=dtype)
+            if xs.shape[-1] <= 1:  # (dynamic sizes) no element, or one: as the reduce kernel
+                return start if xs.shape[-1] == 0 else np.asarray(step(xs[..., 0] * ys[..., 0]), dtype)
+            acc, first = start, 0
+            if fused.first_pair:
+                acc, first = step.fma(xs[..., 0], ys[..., 0], step(xs[..., 1] * ys[..., 1])), 2
+            for k in range(first, xs.shape[-1]):
+                acc = step.fma(xs[..., k], ys[..., k], acc)
+            if fused.vector_rows:
+                plain = start
+                for k in range(xs.shape[-1]):
+                    plain = step(plain + step(xs[..., k] * ys[..., k]))
+                wide = [k for k, n in enumerate(shape) if n > 1] or [len(shape) - 1]
+                index = np.arange(shape[wide[-1]]).reshape([-1] + [1] * (len(shape) - 1 - wide[-1]))
+                acc = np.where(index < fused.vector_rows, plain, acc)
+            return np.asarray(acc, dtype=dtype)
+
+    return run
