@@ -12,6 +12,7 @@ from hlo.dtypes import PrimitiveType
 from hlo.numerics import contraction, jit_entry, reduce_contraction
 from hlo.numerics.fma import fma
 from hlo.numerics.reduce_contraction import FusedReduce
+from hlo.numerics.reduce_lanes import Lanes
 from hlo.runtime import Executable
 
 F32, F64 = PrimitiveType.F32, PrimitiveType.F64
@@ -119,3 +120,42 @@ def test_the_entry_tier_compiles_the_chain():
     got = executable(x, y)
     assert executable.compiled is not None and executable.compiled.kernel.fn is not None
     assert np.asarray(got).tobytes() == np.asarray(hlo.run(module, x, y, jit="off")).tobytes()
+
+
+LANES = """HloModule m
+add {{ a = f32[] parameter(0) b = f32[] parameter(1) ROOT s = f32[] add(a, b) }}
+ENTRY e {{
+  x = f32[2,{rows},{length}] parameter(0)
+  y = f32[2,{rows},{length}] parameter(1)
+  m = f32[2,{rows},{length}] multiply(x, {other})
+  z = f32[] constant(0)
+  ROOT r = f32[2] reduce(m, z), dimensions={{1,2}}, to_apply=add
+}}"""
+
+
+@pytest.mark.parametrize(
+    ("rows", "length", "other", "lanes"),
+    [
+        (4, 4, "y", Lanes(4, 4)),  # rows of up to 4 products: lanes of FMA chains
+        (16, 2, "y", Lanes(8, 16)),
+        (8, 8, "y", None),  # rows of 8: plain products (the reduce as written)
+        (4, 4, "x", None),  # squares: not pinned
+        (2, 4, "y", None),  # 2 lanes: not pinned
+    ],
+)
+def test_sums_over_several_dimensions_take_lanes_of_fma_chains(rows, length, other, lanes):
+    module = hlo.parse_module(LANES.format(rows=rows, length=length, other=other))
+    fused = reduce_contraction.mark(contraction.contracted(module.entry, module).root)
+    assert (fused.lanes if fused else None) == lanes
+    if lanes is None:
+        return
+    x, y = _args((2, rows, length), seed=4)
+    acc = np.zeros((2, lanes.count), np.float32)  # lane 0 from the init value, the others from -0
+    acc[:, 1:] = -0.0
+    for start in range(0, lanes.whole, lanes.count):
+        for e in range(length):
+            acc = fma(x[:, start : start + lanes.count, e], y[:, start : start + lanes.count, e], acc)
+    while acc.shape[1] > 1:
+        acc = acc[:, : acc.shape[1] // 2] + acc[:, acc.shape[1] // 2 :]
+    for jit in ("off", "eager"):
+        assert np.asarray(hlo.run(module, x, y, jit=jit)).tobytes() == acc[:, 0].tobytes()

@@ -757,8 +757,9 @@ def family_reduce_products() -> Iterator[Case]:
     (hlo.numerics.reduce_contraction): FMA chains from the init value, rows and columns, 1 to 3
     dimensions, a negated product, a broadcast factor along the row or across rows, squares
     from +0 (the first two products one FMA) and from a parameter; rows of 5-8 whose results
-    LLVM vectorizes (plain products) by their count. Not pinned (within rounding): squares of
-    rows of 5-8 over the last dimension, vectorized in other orders."""
+    LLVM vectorizes (plain products) by their count; sums over several dimensions whose rows of
+    up to 4 are lanes of FMA chains. Not pinned (within rounding): squares of rows of 5-8 over
+    the last dimension, vectorized in other orders."""
     rng = np.random.default_rng(71)
     sizes = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 24, 31, 32, 40, 64]
     forms = ["xy", "xx", "negxy", "row", "across", "xx_param"]
@@ -801,6 +802,20 @@ def family_reduce_products() -> Iterator[Case]:
                 args.append(np.zeros((), DTYPES[t]))
             made += 1
             yield text, args, types, True
+        for k, (shape, dims) in enumerate(_LANE_PRODUCTS):  # lanes of FMA chains: rows of up to 4
+            s = f"{t}[{','.join(map(str, shape))}]"
+            out = f"{t}[{','.join(str(n) for d, n in enumerate(shape) if d not in dims)}]"
+            text = _with(_computation("f", t, "add(p, q)"),
+                         f"  x = {s} parameter(0)\n  y = {s} parameter(1)\n  m = {s} multiply(x, y)\n"
+                         f"  z = {t}[] constant({('0', '0.75')[k % 2]})\n"
+                         f"  ROOT r = {out} reduce(m, z), dimensions={{{','.join(map(str, dims))}}}, to_apply=f")  # fmt: skip
+            yield text, [rng.standard_normal(shape).astype(DTYPES[t]) for _ in range(2)], [t, t, t], True
+
+
+_LANE_PRODUCTS = [((3, 4, 2), (1, 2)), ((1, 8, 3), (1, 2)), ((8, 4, 4), (1, 2)), ((2, 16, 2), (1, 2)),
+                  ((5, 17, 3), (1, 2)), ((2, 20, 4), (1, 2)), ((3, 24, 2), (1, 2)), ((1, 32, 3), (1, 2)),
+                  ((2, 3, 8, 4), (1, 2, 3)), ((8, 2), (0, 1)), ((16, 4), (0, 1)), ((28, 3), (0, 1)),
+                  ((4, 3, 8, 2), (0, 2, 3))]  # fmt: skip
 
 
 def family_long_reduces() -> Iterator[Case]:

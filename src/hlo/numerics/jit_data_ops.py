@@ -215,12 +215,30 @@ def reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
         return gather_loop(g, instr.shape, x, lambda i: _source_index(i, kept, axes, dims, []))
     step = g.scalar_function(instr.attrs["to_apply"])
     tname = type_name(instr.shape.element_type)
+
+    def fold(names: list[str], inner: list[str], acc: str) -> None:
+        g.line(f"{acc} = {tname}({step}({acc}, {x.at(_source_index(names, kept, axes, dims, inner))}))")
+
+    return _fold_loops(g, instr, init, dims, axes, fold)
+
+
+def _fold_loops(
+    g: Gen,
+    instr: Instruction,
+    init: Val,
+    dims: tuple[int, ...],
+    axes: tuple[int, ...],
+    fold: Callable[[list[str], list[str], str], None],
+) -> Val:
+    """A reduce's loops: over the results, each from the init value, over the reduced elements
+    in row-major order, `fold` writing one step (given the result loops' and the reduced loops'
+    variables and the accumulator)."""
     out = None if instr.shape.rank == 0 else g.new_array(instr.shape)
     names, flat = g.loops(instr.shape.dimensions)
     acc = g.name("a")
     g.line(f"{acc} = {init.var}")
     inner, _ = g.loops(tuple(dims[d] for d in axes))
-    g.line(f"{acc} = {tname}({step}({acc}, {x.at(_source_index(names, kept, axes, dims, inner))}))")
+    fold(names, inner, acc)
     g.close(len(inner))
     if out is None:
         g.close(len(names))
@@ -238,8 +256,8 @@ def _fused_reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
 
     fused = reduce_contraction.mark(instr)
     assert fused is not None
-    if fused.vector_rows:
-        raise Unsupported("a reduce whose vectorized results sum plain products")
+    if fused.vector_rows or fused.lanes is not None:
+        raise Unsupported("a reduce whose products LLVM's vector loop sums in another order")
     x, y, init = args
     t = instr.shape.element_type
     dims = x.shape.dimensions
@@ -247,33 +265,24 @@ def _fused_reduce(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     kept = [d for d in range(len(dims)) if d not in axes]
     tname = type_name(t)
     fma = Fma(fused.product_sign, 1)
-    out = None if instr.shape.rank == 0 else g.new_array(instr.shape)
-    names, flat = g.loops(instr.shape.dimensions)
-    acc = g.name("a")
-    g.line(f"{acc} = {init.var}")
-    inner, _ = g.loops(tuple(dims[d] for d in axes))
-    at = _source_index(names, kept, axes, dims, inner)
-    step = fused_multiply_add(g, t, fma, x.at(at), y.at(at), acc)
-    if fused.first_pair:  # the first two products in one FMA (the add of +0 dropped)
-        k = inner[axes.index(fused.axis)]
+
+    def fold(names: list[str], inner: list[str], acc: str) -> None:
+        at = _source_index(names, kept, axes, dims, inner)
+        step = fused_multiply_add(g, t, fma, x.at(at), y.at(at), acc)
+        if not fused.first_pair:
+            g.line(f"{acc} = {tname}({step})")
+            return
+        k = inner[axes.index(fused.axis)]  # the first two products in one FMA (the add of +0 dropped)
         ahead = [*inner]
         ahead[axes.index(fused.axis)] = f"({k} + 1)"
         second = _source_index(names, kept, axes, dims, ahead)
         product = f"{tname}({x.at(second)} * {y.at(second)})"
-        first = fused_multiply_add(g, t, fma, x.at(at), y.at(at), product)
         g.line(f"if {k} == 0:")
-        g.line(f"    {acc} = {tname}({first})")
+        g.line(f"    {acc} = {tname}({fused_multiply_add(g, t, fma, x.at(at), y.at(at), product)})")
         g.line(f"elif {k} > 1:")
         g.line(f"    {acc} = {tname}({step})")
-    else:
-        g.line(f"{acc} = {tname}({step})")
-    g.close(len(inner))
-    if out is None:
-        g.close(len(names))
-        return Val(instr.shape, acc)
-    g.line(f"{out}[{flat}] = {acc}")
-    g.close(len(names))
-    return Val(instr.shape, out)
+
+    return _fold_loops(g, instr, init, dims, axes, fold)
 
 
 def _source_index(

@@ -15,12 +15,14 @@ columns of 2 to 32 elements, with a broadcast operand, init values; 0 differing)
   plain (rounded before the add). Which results that loop takes depends on their count (the
   innermost result dimension): `vector_rows`. Squares of such rows LLVM vectorizes in other
   ways (not pinned): left plain here, within rounding.
-Sums over several dimensions (lanes, hlo.numerics.reduce_lanes) are not modelled here: their
-products stay plain (measured: lanes of FMA chains, but rows of 8 plain), within rounding.
+A sum over several dimensions whose rows XLA:CPU takes as lanes (hlo.numerics.reduce_lanes)
+sums each lane as an FMA chain where its rows are whole runs of up to 4 products of two arrays
+in 4 or 8 lanes; with longer rows the products are plain (the reduce as written).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -30,9 +32,10 @@ from ..dtypes import PrimitiveType
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from . import contraction_order, cpu_kernels, subnormals
+from . import contraction_order, cpu_kernels, reduce_lanes, subnormals
 from .complex_steps import Steps, negated
 from .computations import recognise_reducer
+from .reduce_lanes import Lanes
 
 MARK = "fused_product_reduce"  # the attribute of a reduce reading (x, y, init): its FusedReduce
 _TYPES = frozenset({PrimitiveType.F32, PrimitiveType.F64})
@@ -49,6 +52,7 @@ class FusedReduce:
     axis: int
     first_pair: bool
     vector_rows: int
+    lanes: Lanes | None = None  # a sum over several dimensions: its rows as lanes of FMA chains
 
 
 def mark(instr: Instruction) -> FusedReduce | None:
@@ -76,7 +80,7 @@ def contraction(
     operand = by_name[reduce.operands[0]]
     dims = operand.shape.dimensions
     summed = [d for d in reduce.attrs["dimensions"] if dims[d] > 1]
-    if len(summed) != 1:
+    if not summed:
         return None
     value, negated_product = operand, False
     while True:
@@ -97,6 +101,14 @@ def contraction(
         return None  # folded at compile time
     init = by_name[reduce.operands[1]]
     square = x.name == y.name and not negated_product
+    if len(summed) > 1:
+        other = square or Opcode.BROADCAST in (x.opcode, y.opcode) or any(operand.shape.dynamic_dimensions)
+        taken = _fused_lanes(t, dims, tuple(reduce.attrs["dimensions"]), other)
+        if taken is None:
+            return None
+        attrs = dict(reduce.attrs)
+        attrs[MARK] = FusedReduce(-1 if negated_product else 1, summed[-1], False, 0, taken)
+        return reduce.replace(operands=(x.name, y.name, init.name), attrs=attrs)
     first_pair = square and _positive_zero(init)
     axis = summed[0]
     rows = 0
@@ -109,6 +121,24 @@ def contraction(
     attrs = dict(reduce.attrs)
     attrs[MARK] = FusedReduce(-1 if negated_product else 1, axis, first_pair, rows)
     return reduce.replace(operands=(x.name, y.name, init.name), attrs=attrs)
+
+
+def _fused_lanes(
+    t: PrimitiveType, dims: tuple[int, ...], reduced: tuple[int, ...], other: bool
+) -> Lanes | None:
+    """The lanes of a sum over several dimensions whose products are FMAs in them, as measured:
+    rows that are whole runs of up to 4 elements in 4 or 8 lanes, of products of two arrays.
+    Longer rows sum plain products (the reduce as written, hlo.numerics.reduce_lanes); squares,
+    broadcasts, 2 lanes, strided rows and in-order sums are not pinned (plain, within rounding),
+    nor dynamic sizes (`other`)."""
+    taken = reduce_lanes.lanes(np.dtype(t.numpy_dtype), dims, reduced)
+    if taken is None or other or taken.count < 4:
+        return None
+    wide = [d for d in sorted(reduced) if dims[d] > 1]
+    a, b = wide[-2:]
+    length = dims[b]
+    whole_runs = math.prod(dims[a + 1 :]) == length and math.prod(dims[b + 1 :]) == 1
+    return taken if whole_runs and length <= 4 else None
 
 
 def vector_rows(t: PrimitiveType, results: int, length: int) -> int:
@@ -143,6 +173,19 @@ def kernel(fused: FusedReduce, reduce: Instruction, flush: bool) -> Callable[...
         dims = reduce.attrs["dimensions"]
         shape = [n for d, n in enumerate(x.shape) if d not in dims]
         length = int(np.prod([x.shape[d] for d in dims]))  # (the others are 1, or 0 at run time)
+        if fused.lanes is not None:
+            with subnormals.keeping_subnormals():
+                xs = negated(step(x)) if fused.product_sign < 0 else step(x)
+                total = reduce_lanes.fold(
+                    lambda acc, a, b: step.fma(a, b, acc),
+                    xs,
+                    np.asarray(step(init), dtype),
+                    tuple(dims),
+                    fused.lanes,
+                    y=step(y),
+                    add=lambda a, b: step(a + b),
+                )
+                return np.asarray(total, dtype=dtype)
         with subnormals.keeping_subnormals():
             xs = np.moveaxis(step(x), fused.axis, -1).reshape([*shape, length])
             ys = np.moveaxis(step(y), fused.axis, -1).reshape([*shape, length])

@@ -97,12 +97,22 @@ def _power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
-Step = Callable[[np.ndarray, np.ndarray], np.ndarray]
+Step = Callable[..., np.ndarray]
 
 
-def fold(step: Step, x: np.ndarray, init: np.ndarray, dims: tuple[int, ...], taken: Lanes) -> np.ndarray:
+def fold(
+    step: Step,
+    x: np.ndarray,
+    init: np.ndarray,
+    dims: tuple[int, ...],
+    taken: Lanes,
+    y: np.ndarray | None = None,
+    add: Step | None = None,
+) -> np.ndarray:
     """The sum of `x` over `dims` from `init` with the rows taken as lanes (see the module),
-    each add one `step` (the element type's add, flushed as XLA:CPU flushes)."""
+    each add one `step` (the element type's add, flushed as XLA:CPU flushes). With `y`, each
+    element's step is `step(acc, x, y)` (a product fused into the add,
+    hlo.numerics.reduce_contraction) and the lanes are halved with `add`."""
     dims = tuple(sorted(dims))
     kept = [d for d in range(x.ndim) if d not in dims]
     wide = [d for d in dims if x.shape[d] > 1]
@@ -110,23 +120,25 @@ def fold(step: Step, x: np.ndarray, init: np.ndarray, dims: tuple[int, ...], tak
     outer = math.prod(x.shape[d] for d in dims if d < a)
     rows, length = x.shape[a], math.prod(x.shape[d] for d in dims if d > a)
     results = [x.shape[d] for d in kept]
-    blocks = np.transpose(x, [*kept, *dims]).reshape(-1, outer, rows, length)
+    blocks = [
+        np.transpose(v, [*kept, *dims]).reshape(-1, outer, rows, length) for v in (x, y) if v is not None
+    ]
+    halve = add or step
     total = np.array(np.broadcast_to(init, results), dtype=x.dtype).reshape(-1)
     count, whole = taken.count, taken.whole
     for o in range(outer):
-        plane = blocks[:, o]
         vector = np.full((total.shape[0], count), -0.0, dtype=x.dtype)
         vector[:, 0] = total
         for start in range(0, whole, count):
             for e in range(length):
-                vector = step(vector, plane[:, start : start + count, e])
+                vector = step(vector, *(b[:, o, start : start + count, e] for b in blocks))
         while vector.shape[1] > 1:
             half = vector.shape[1] // 2
-            vector = step(vector[:, :half], vector[:, half:])
+            vector = halve(vector[:, :half], vector[:, half:])
         total = vector[:, 0]
         for r in range(whole, rows):
             for e in range(length):
-                total = step(total, plane[:, r, e])
+                total = step(total, *(b[:, o, r, e] for b in blocks))
     return total.reshape(results)
 
 
