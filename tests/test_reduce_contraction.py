@@ -139,7 +139,7 @@ ENTRY e {{
         (4, 4, "y", Lanes(4, 4)),  # rows of up to 4 products: lanes of FMA chains
         (16, 2, "y", Lanes(8, 16)),
         (8, 8, "y", None),  # rows of 8: plain products (the reduce as written)
-        (4, 4, "x", None),  # squares: not pinned
+        (8, 3, "x", Lanes(8, 8)),  # squares alike
         (2, 4, "y", None),  # 2 lanes: not pinned
     ],
 )
@@ -150,11 +150,12 @@ def test_sums_over_several_dimensions_take_lanes_of_fma_chains(rows, length, oth
     if lanes is None:
         return
     x, y = _args((2, rows, length), seed=4)
+    factor = x if other == "x" else y
     acc = np.zeros((2, lanes.count), np.float32)  # lane 0 from the init value, the others from -0
     acc[:, 1:] = -0.0
     for start in range(0, lanes.whole, lanes.count):
         for e in range(length):
-            acc = fma(x[:, start : start + lanes.count, e], y[:, start : start + lanes.count, e], acc)
+            acc = fma(x[:, start : start + lanes.count, e], factor[:, start : start + lanes.count, e], acc)
     while acc.shape[1] > 1:
         acc = acc[:, : acc.shape[1] // 2] + acc[:, acc.shape[1] // 2 :]
     for jit in ("off", "eager"):

@@ -758,7 +758,7 @@ def family_reduce_products() -> Iterator[Case]:
     dimensions, a negated product, a broadcast factor along the row or across rows, squares
     from +0 (the first two products one FMA) and from a parameter; rows of 5-8 whose results
     LLVM vectorizes (plain products) by their count; sums over several dimensions whose rows of
-    up to 4 are lanes of FMA chains. Not pinned (within rounding): squares of rows of 5-8 over
+    up to 4 are lanes of FMA chains (squares too). Not pinned (within rounding): squares of rows of 5-8 over
     the last dimension, vectorized in other orders."""
     rng = np.random.default_rng(71)
     sizes = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 24, 31, 32, 40, 64]
@@ -806,7 +806,7 @@ def family_reduce_products() -> Iterator[Case]:
             s = f"{t}[{','.join(map(str, shape))}]"
             out = f"{t}[{','.join(str(n) for d, n in enumerate(shape) if d not in dims)}]"
             text = _with(_computation("f", t, "add(p, q)"),
-                         f"  x = {s} parameter(0)\n  y = {s} parameter(1)\n  m = {s} multiply(x, y)\n"
+                         f"  x = {s} parameter(0)\n  y = {s} parameter(1)\n  m = {s} multiply(x, {'yx'[k % 3 == 2]})\n"
                          f"  z = {t}[] constant({('0', '0.75')[k % 2]})\n"
                          f"  ROOT r = {out} reduce(m, z), dimensions={{{','.join(map(str, dims))}}}, to_apply=f")  # fmt: skip
             yield text, [rng.standard_normal(shape).astype(DTYPES[t]) for _ in range(2)], [t, t, t], True

@@ -16,8 +16,8 @@ columns of 2 to 32 elements, with a broadcast operand, init values; 0 differing)
   innermost result dimension): `vector_rows`. Squares of such rows LLVM vectorizes in other
   ways (not pinned): left plain here, within rounding.
 A sum over several dimensions whose rows XLA:CPU takes as lanes (hlo.numerics.reduce_lanes)
-sums each lane as an FMA chain where its rows are whole runs of up to 4 products of two arrays
-in 4 or 8 lanes; with longer rows the products are plain (the reduce as written).
+sums each lane as an FMA chain where its rows are whole runs of up to 4 products of arrays in
+4 or 8 lanes; with longer rows the products are plain (the reduce as written).
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def contraction(
     init = by_name[reduce.operands[1]]
     square = x.name == y.name and not negated_product
     if len(summed) > 1:
-        other = square or Opcode.BROADCAST in (x.opcode, y.opcode) or any(operand.shape.dynamic_dimensions)
+        other = Opcode.BROADCAST in (x.opcode, y.opcode) or any(operand.shape.dynamic_dimensions)
         taken = _fused_lanes(t, dims, tuple(reduce.attrs["dimensions"]), other)
         if taken is None:
             return None
@@ -127,10 +127,10 @@ def _fused_lanes(
     t: PrimitiveType, dims: tuple[int, ...], reduced: tuple[int, ...], other: bool
 ) -> Lanes | None:
     """The lanes of a sum over several dimensions whose products are FMAs in them, as measured:
-    rows that are whole runs of up to 4 elements in 4 or 8 lanes, of products of two arrays.
-    Longer rows sum plain products (the reduce as written, hlo.numerics.reduce_lanes); squares,
-    broadcasts, 2 lanes, strided rows and in-order sums are not pinned (plain, within rounding),
-    nor dynamic sizes (`other`)."""
+    rows that are whole runs of up to 4 elements in 4 or 8 lanes, of products of arrays (two,
+    or a square). Longer rows sum plain products (the reduce as written,
+    hlo.numerics.reduce_lanes); a broadcast factor, 2 lanes, strided rows and in-order sums are
+    not pinned (plain, within rounding), nor dynamic sizes (`other`)."""
     taken = reduce_lanes.lanes(np.dtype(t.numpy_dtype), dims, reduced)
     if taken is None or other or taken.count < 4:
         return None
