@@ -26,6 +26,7 @@ Products fused into a small reduce's loop are rewritten alike (hlo.numerics.redu
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,7 +42,6 @@ from .complex_steps import Steps, negated
 
 MARK = "fused_multiply_add"  # the attribute of a contracted add: its Fma
 TYPES = frozenset({PrimitiveType.F32, PrimitiveType.F64})
-_LINKS = frozenset({Opcode.NEGATE, Opcode.COPY, Opcode.CONVERT})  # between a multiply and its add
 _VECTOR_OPS = frozenset(
     {Opcode.ADD, Opcode.SUBTRACT, Opcode.MULTIPLY, Opcode.DIVIDE, Opcode.MAXIMUM, Opcode.MINIMUM,
      Opcode.POWER, Opcode.EXP, Opcode.LOG, Opcode.TANH, Opcode.NEGATE}
@@ -73,7 +73,7 @@ def fused_product(module: Module, name: str) -> frozenset[str]:
         return frozenset()
     for operand in comp.by_name[name].operands:
         chain, value = [], comp.by_name[operand]
-        while value.opcode in _LINKS:
+        while value.opcode in contraction_order.LINKS:
             chain.append(value.name)
             value = comp.by_name[value.operands[0]]
         if value.opcode is Opcode.MULTIPLY and tuple(value.operands) == tuple(add.operands[:2]):
@@ -261,31 +261,11 @@ def _contraction(
 def _product(
     position: int, add: Instruction, by_name: dict[str, Instruction], kernel: contraction_order.Kernel
 ) -> contraction_order.Product | None:
-    """The multiply the add's operand `position` is (through negates and copies) if LLVM may fuse
-    it: computed in the add's kernel with one use there all along, not the kernel's root, not
-    hoisted out of the kernel's loop."""
-    value = by_name[add.operands[position]]
-    negated = False
-    while True:
-        if value.name not in kernel.names or kernel.uses.get(value.name, 0) != 1:
-            return None  # read from memory, or read twice
-        if value.name == kernel.root or value.control_predecessors:
-            return None
-        if value.shape != add.shape and value.shape.dimensions != add.shape.dimensions:
-            return None
-        if value.opcode is Opcode.MULTIPLY:
-            break
-        if value.opcode not in _LINKS or value.shape.element_type is not add.shape.element_type:
-            return None
-        if (
-            value.opcode is Opcode.CONVERT
-            and by_name[value.operands[0]].shape.element_type is not add.shape.element_type
-        ):
-            return None
-        negated ^= value.opcode is Opcode.NEGATE
-        value = by_name[value.operands[0]]
-    if value.shape.element_type is not add.shape.element_type:
+    """The multiply the add's operand `position` is (contraction_order.product_through_links) if
+    LLVM may fuse it: not hoisted out of the kernel's loop either."""
+    found = contraction_order.product_through_links(by_name[add.operands[position]], by_name, kernel)
+    if found is None:
         return None
-    if all(contraction_order.invariant(by_name[o], add, by_name) for o in value.operands):
+    if all(contraction_order.invariant(by_name[o], add, by_name) for o in found.multiply.operands):
         return None  # hoisted out of the loop
-    return contraction_order.Product(position, value, negated)
+    return dataclasses.replace(found, position=position)

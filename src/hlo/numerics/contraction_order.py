@@ -44,6 +44,35 @@ class Kernel:
     uses: dict[str, int]
 
 
+LINKS = frozenset({Opcode.NEGATE, Opcode.COPY, Opcode.CONVERT})  # between a multiply and its user
+
+
+def product_through_links(
+    start: Instruction, by_name: dict[str, Instruction], kernel: Kernel
+) -> Product | None:
+    """The multiply `start` is, directly or through negates, copies and converts to its own type
+    (which XLA removes or folds into the FMA), when each step is computed in the kernel with one
+    use there, is not the kernel's root, and has `start`'s type and dimensions: a product LLVM may
+    fuse into the op reading `start` (position 0; the caller sets the operand it is)."""
+    t, dims = start.shape.element_type, start.shape.dimensions
+    value, negated = start, False
+    while True:
+        if value.name not in kernel.names or kernel.uses.get(value.name, 0) != 1:
+            return None  # read from memory, or read twice
+        if value.name == kernel.root or value.control_predecessors:
+            return None
+        if value.shape.element_type is not t or value.shape.dimensions != dims:
+            return None
+        if value.opcode is Opcode.MULTIPLY:
+            return Product(0, value, negated)
+        if value.opcode not in LINKS:
+            return None
+        if value.opcode is Opcode.CONVERT and by_name[value.operands[0]].shape.element_type is not t:
+            return None
+        negated ^= value.opcode is Opcode.NEGATE
+        value = by_name[value.operands[0]]
+
+
 def invariant(value: Instruction, add: Instruction, by_name: dict[str, Instruction] | None = None) -> bool:
     """The same all along the add's innermost loop: a broadcast that does not map it, or (given
     `by_name`) an elementwise op of such broadcasts only, which XLA computes before broadcasting."""

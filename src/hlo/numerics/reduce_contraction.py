@@ -6,8 +6,8 @@ shorter (hlo.numerics.cpu_kernels: its loop emitter, the multiply fused into the
 loop over the results around a loop over the reduced elements, and LLVM contracts each add of a
 product into an FMA (measured with jaxlib 0.10.2 on AVX-512, f32 and f64, sums over rows and
 columns of 2 to 32 elements, with a broadcast operand, init values; 0 differing):
-- the multiply must be the reduce's operand (through negates and copies) with no other use in
-  the kernel, as for adds (hlo.numerics.contraction);
+- the multiply must be the reduce's operand (through negates, copies and converts to its own
+  type) with no other use in the kernel, as for adds (contraction_order.product_through_links);
 - a square summed from a constant +0: LLVM drops the add of +0 (`x*x` cannot be -0), so the
   first two products meet in one add and the first is fused: `fma(x0, x0, x1*x1)`;
 - rows of 5 to 8 products of two arrays summed over the operand's last dimension: LLVM fully
@@ -39,7 +39,6 @@ from .reduce_lanes import Lanes
 
 MARK = "fused_product_reduce"  # the attribute of a reduce reading (x, y, init): its FusedReduce
 _TYPES = frozenset({PrimitiveType.F32, PrimitiveType.F64})
-_LINKS = frozenset({Opcode.NEGATE, Opcode.COPY})
 
 
 @dataclass(frozen=True)
@@ -82,18 +81,10 @@ def contraction(
     summed = [d for d in reduce.attrs["dimensions"] if dims[d] > 1]
     if not summed:
         return None
-    value, negated_product = operand, False
-    while True:
-        if value.name not in kernel.names or kernel.uses.get(value.name, 0) != 1:
-            return None  # read from memory, or read twice
-        if value.name == kernel.root or value.control_predecessors or value.shape.element_type is not t:
-            return None
-        if value.opcode is Opcode.MULTIPLY:
-            break
-        if value.opcode not in _LINKS:
-            return None
-        negated_product ^= value.opcode is Opcode.NEGATE
-        value = by_name[value.operands[0]]
+    found = contraction_order.product_through_links(operand, by_name, kernel)
+    if found is None:
+        return None
+    value, negated_product = found.multiply, found.negated
     x, y = (by_name[o] for o in value.operands)
     if x.shape.element_type is not t or y.shape.element_type is not t:
         return None
