@@ -86,7 +86,9 @@ ENTRY main {
 """
     module = hlo.parse_module(text)
     comp = module.entry
-    assert contraction.contracted(comp, module) is comp  # two users, bf16, a hoisted product
+    contracted = contraction.contracted(comp, module)  # two users, bf16, a hoisted product
+    assert all(contraction.mark(i) is None for i in contracted.instructions)
+    assert contracted.by_name["kc"].operands == ("c", "kk")  # (StableHLO's: the constant to the right)
 
 
 def test_bisect_keeps_the_fused_multiply():

@@ -299,7 +299,8 @@ def test_a_failed_compilation_falls_back(
         compiled = hlo.compile_module(module, RunOptions(jit="eager"))
         got = compiled(*args)
     assert "no compiler today" in caplog.text
-    assert all(g.kernel.failed for g in compiled_groups(compiled))
+    kernels = [g.kernel for g in compiled_groups(compiled) if g.kernel is not None]
+    assert kernels and all(k.failed for k in kernels)  # (a group with YNNPACK's exp has none)
     assert_same_bits(hlo.run(module, *args, jit="off"), got)
 
 

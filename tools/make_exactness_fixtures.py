@@ -32,6 +32,8 @@ from make_op_fixtures import (
     result_type,
     write_family,
 )
+from simplifier_cases import family_simplifier
+from ynn_cases import family_ynn_elementwise
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "ops"
 INDEX_TYPES = ["u8", "u16", "u32", "u64", "s8", "s16", "s64"]
@@ -1955,6 +1957,8 @@ FAMILIES = {
     "libm": family_libm,
     "log": family_log,
     "exp": family_exp,
+    "simplifier": family_simplifier,
+    "ynn_elementwise": family_ynn_elementwise,
 }
 
 

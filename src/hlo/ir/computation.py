@@ -35,6 +35,15 @@ class Computation:
     def root(self) -> Instruction:
         return self.by_name[self.root_name]
 
+    def needed(self) -> set[str]:
+        """The names of the instructions the root depends on (itself included): what is left
+        once dead instructions are removed, side effects aside."""
+        live = {self.root_name}
+        for i in reversed(self.instructions):  # (operands come first: one pass backwards)
+            if i.name in live:
+                live.update(i.operands)
+        return live
+
     @cached_property
     def parameters(self) -> tuple[Instruction, ...]:
         """The parameter instructions, by parameter number."""

@@ -37,7 +37,15 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from . import contraction_order, cpu_kernels, reduce_contraction, subnormals
+from . import (
+    call_inline,
+    contraction_order,
+    cpu_kernels,
+    reduce_contraction,
+    simplifier_rewrites,
+    subnormals,
+    ynn_fusion,
+)
 from .complex_steps import Steps, negated
 
 MARK = "fused_multiply_add"  # the attribute of a contracted add: its Fma
@@ -105,9 +113,13 @@ def contracted(comp: Computation, module: Module) -> Computation:
     compute it differently (a product fused into its add in one, plain in another), each
     different copy is an instruction of its own, placed beside the original and named after it.
     """
+    comp = call_inline.inlined(comp, module)  # XLA inlines calls, then simplifies: both first
+    comp = simplifier_rewrites.rewritten(comp)
     written = comp
     comp, removed = cpu_kernels.as_fused(comp)
-    groups = cpu_kernels.one_kernel(comp) if _emitted_whole(comp, module) else cpu_kernels.kernels(comp)
+    whole = _emitted_whole(comp, module)
+    groups = cpu_kernels.one_kernel(comp) if whole else cpu_kernels.kernels(comp)
+    ynn = frozenset() if whole else ynn_fusion.marked(comp, module)  # YNNPACK's own exp, ...
     position = {i.name: k for k, i in enumerate(comp.instructions)}
     members: dict[str, list[Instruction]] = {}
     for i in comp.instructions:
@@ -137,9 +149,9 @@ def contracted(comp: Computation, module: Module) -> Computation:
                 fused = None  # YNNPACK's fusion computes it: no FMA there
             if i.opcode is Opcode.REDUCE:  # products fused into its loop
                 fused = reduce_contraction.contraction(i, by_name, kernel, module, constant)
-            value = fused or i
+            value = fused or (i.with_attr(ynn_fusion.MARK, True) if i.name in ynn else i)
             operands = tuple(copy_in.get((root, o), o) for o in value.operands)
-            key = (i.name, operands, mark(value), reduce_contraction.mark(value))
+            key = (i.name, operands, mark(value), reduce_contraction.mark(value), i.name in ynn)
             name = made.get(key)
             if name is None:
                 name = (
@@ -266,6 +278,9 @@ def _product(
     found = contraction_order.product_through_links(by_name[add.operands[position]], by_name, kernel)
     if found is None:
         return None
-    if all(contraction_order.invariant(by_name[o], add, by_name) for o in found.multiply.operands):
+    if all(
+        contraction_order.invariant(by_name[o], add, by_name, kernel.invariant)
+        for o in found.multiply.operands
+    ):
         return None  # hoisted out of the loop
     return dataclasses.replace(found, position=position)

@@ -11,7 +11,7 @@ that are the same all along the kernel's innermost loop is hoisted out of it, aw
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..ir.instruction import Instruction
 from ..ir.opcode import Opcode
@@ -42,6 +42,9 @@ class Kernel:
     root: str
     names: set[str]
     uses: dict[str, int]
+    invariant: dict[tuple[str, int], bool] = field(
+        default_factory=dict
+    )  # (contraction_order.invariant's memo)
 
 
 LINKS = frozenset({Opcode.NEGATE, Opcode.COPY, Opcode.CONVERT})  # between a multiply and its user
@@ -73,9 +76,15 @@ def product_through_links(
         value = by_name[value.operands[0]]
 
 
-def invariant(value: Instruction, add: Instruction, by_name: dict[str, Instruction] | None = None) -> bool:
+def invariant(
+    value: Instruction,
+    add: Instruction,
+    by_name: dict[str, Instruction] | None = None,
+    memo: dict[tuple[str, int], bool] | None = None,
+) -> bool:
     """The same all along the add's innermost loop: a broadcast that does not map it, or (given
-    `by_name`) an elementwise op of such broadcasts only, which XLA computes before broadcasting."""
+    `by_name`) an elementwise op of such broadcasts only, which XLA computes before broadcasting.
+    `memo` keeps the answers of a computation's values (a long chain is then walked once)."""
     minor = innermost_dimension(add)
     if minor is None:
         return False  # no loop: one block
@@ -83,12 +92,30 @@ def invariant(value: Instruction, add: Instruction, by_name: dict[str, Instructi
         return minor not in tuple(value.attr("dimensions") or ())
     if by_name is None or value.opcode not in _SINKABLE or not value.operands:
         return False
+    found = _invariant_walk(value, add, minor, by_name, memo)
+    if memo is not None:
+        memo[(value.name, minor)] = found
+    return found
+
+
+def _invariant_walk(
+    value: Instruction,
+    add: Instruction,
+    minor: int,
+    by_name: dict[str, Instruction],
+    memo: dict[tuple[str, int], bool] | None,
+) -> bool:
     stack, seen = [value], set()
     while stack:  # (without recursion: chains run deep)
         v = stack.pop()
         if v.name in seen:
             continue
         seen.add(v.name)
+        known = memo.get((v.name, minor)) if memo is not None and v is not value else None
+        if known is not None:
+            if not known:
+                return False
+            continue
         if v.opcode is Opcode.BROADCAST:
             if minor in tuple(v.attr("dimensions") or ()):
                 return False

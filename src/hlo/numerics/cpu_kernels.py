@@ -17,9 +17,10 @@ most one of them has the result's rank) and some user cannot fuse it on every pa
 
 Fusion sees the computation after XLA's CSE (which takes `b*a` for `a*b`) and its algebraic
 simplifier: `as_fused` applies the CSE and the simplifications that remove an op outright
-(`max(x, x)` is x, a copy that keeps the layout is its operand); the simplifier's other rewrites
-are not modelled. Modelled from XLA's instruction fusion (InstructionFusion,
-CpuInstructionFusion) and checked against XLA:CPU's optimized modules.
+(`max(x, x)` is x, a copy that keeps the layout is its operand); its value-changing rewrites
+come before (simplifier_rules, applied by contraction.contracted). Modelled from XLA's
+instruction fusion (InstructionFusion, CpuInstructionFusion) and checked against XLA:CPU's
+optimized modules.
 """
 
 from __future__ import annotations

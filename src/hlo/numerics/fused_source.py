@@ -27,6 +27,7 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
+from . import ynn_fusion
 from .fused_nodes import Elements, Node
 from .fused_scope import SCALAR_OPS, UFUNC_OPS, Reduce
 from .jit_codegen import (
@@ -106,6 +107,8 @@ def _generate(
     shapes = {i.name: i.shape for i in (*outside, *group)}
     for m in group:
         type_name(m.shape.element_type)
+        if m.attrs and m.attrs.get(ynn_fusion.MARK):
+            raise Unsupported("YNNPACK's own exp, expm1, tanh or logistic (the interpreter's)")
         if m.opcode is Op.BROADCAST:
             value[m.name] = _broadcast(g, m, index_of, value, dims, outside)
             continue

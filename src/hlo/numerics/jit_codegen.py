@@ -27,7 +27,7 @@ from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..shape import Shape
-from . import contraction, libm_fold, odd_rational
+from . import contraction, libm_fold, odd_rational, ynn_fusion
 
 P = PrimitiveType
 log = logging.getLogger("hlo.jit")
@@ -279,6 +279,8 @@ class Gen:
 
     def emit(self, instr: Instruction, args: list[Val]) -> Val:
         """One instruction by its op's emitter (Unsupported if it has none)."""
+        if instr.attrs and instr.attrs.get(ynn_fusion.MARK):
+            raise Unsupported("YNNPACK's own exp, expm1, tanh or logistic (the interpreter's)")
         if instr.opcode in (Opcode.CONSTANT, Opcode.IOTA) or (
             instr.operands and all(o in self.from_constants for o in instr.operands)
         ):

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..ir.module import Module
 from ..ir.opcode import Opcode
 from ..runtime.plan import Plan
 from ..runtime.run import Executable
@@ -46,7 +47,16 @@ def instrument(executable: Executable, watch: Watch) -> Callable[[], None]:
     }
     originals = {name: plan.steps for name, plan in plans.items()}
     for name, plan in plans.items():
-        plan.steps = tuple(_wrap(name, k == 0 and name in bodies, s, watch) for k, s in enumerate(plan.steps))
+        plan.steps = tuple(
+            _wrap(
+                name,
+                k == 0 and name in bodies,
+                s,
+                watch,
+                _origin(executable.module, name, s.instruction.name),
+            )
+            for k, s in enumerate(plan.steps)
+        )
 
     def restore() -> None:
         for name, plan in plans.items():
@@ -65,8 +75,26 @@ def _unwatched() -> None:
     """Nothing to take off: the run was not watched."""
 
 
-def _wrap(computation: str, first_of_body: bool, step: Step, watch: Watch) -> Step:
-    fn, name = step.fn, step.instruction.name
+def _origin(module: Module, computation: str, name: str) -> tuple[str, str] | None:
+    """The module's (computation, instruction) a planned step computes: the step's own, or, for
+    a step of a call the plan inlined (`call.inner`, numerics/call_inline), the callee's; None
+    for a step the plan made (an op XLA's simplifier rewrote into several)."""
+    comp = module.by_name.get(computation)
+    if comp is None or name in comp.by_name:
+        return (computation, name) if comp is not None else None
+    for k in range(len(name) - 1, 0, -1):
+        if name[k] != ".":
+            continue
+        call = comp.by_name.get(name[:k])
+        if call is not None and call.opcode is Opcode.CALL:
+            return _origin(module, call.called_computations[0], name[k + 1 :])
+    return None
+
+
+def _wrap(
+    computation: str, first_of_body: bool, step: Step, watch: Watch, origin: tuple[str, str] | None
+) -> Step:
+    fn = step.fn
 
     def run(*args: Any) -> Any:
         if first_of_body:
@@ -74,11 +102,11 @@ def _wrap(computation: str, first_of_body: bool, step: Step, watch: Watch) -> St
             watch.current_loop = computation
         value = fn(*args)
         watch.steps += 1
-        if watch.record:  # loops: the last iteration's value stays
+        if watch.record and origin is not None:  # loops: the last iteration's value stays
             if watch.device is None:
-                watch.values[(computation, name)] = value
+                watch.values[origin] = value
             else:
-                watch.by_device.setdefault(watch.device(), {})[(computation, name)] = value
+                watch.by_device.setdefault(watch.device(), {})[origin] = value
         return value
 
     return replace(step, fn=run)

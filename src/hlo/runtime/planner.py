@@ -23,7 +23,7 @@ from ..ir.computation import Computation
 from ..ir.instruction import Instruction
 from ..ir.module import Module
 from ..ir.opcode import Opcode
-from ..numerics import contraction, evaluator_fold, libm_fold, reduce_contraction
+from ..numerics import contraction, evaluator_fold, libm_fold, reduce_contraction, ynn_exp, ynn_fusion
 from ..numerics.context import RunOptions
 from ..ops.registry import spec
 from ..shape import Shape
@@ -92,9 +92,9 @@ def plan_computation(c: Computation, ctx: PlanContext) -> Plan:
     c = contraction.contracted(c, ctx.module)  # adds XLA:CPU fuses with a multiply: their FMAs
     if ctx.options.fuse:
         c = cse.merged(c)  # repeated pure instructions computed once
-    live = _live_instructions(c)
-    if not ctx.options.fuse:
-        live |= _live_instructions(written)  # op by op, a multiply fused into its add keeps a value too
+    # op by op, a multiply fused into its add keeps a value too (with what it reads now)
+    kept_live = _live_instructions(written) & set(c.by_name) if not ctx.options.fuse else set()
+    live = _live_instructions(c, kept_live)
     slot_of: dict[str, int] = {}
     order = [i for i in c.instructions if i.name in live]
     for k, i in enumerate(order):
@@ -191,6 +191,8 @@ def _bind_folded(i: Instruction, ctx: PlanContext, whole: bool) -> Callable[...,
 
 
 def _bind(i: Instruction, ctx: PlanContext) -> Callable[..., Any]:
+    if i.attrs and i.attrs.get(ynn_fusion.MARK):  # YNNPACK's own exp, ...
+        return ynn_exp.kernel(i.opcode.text, ctx.options.flush_denormals)
     fma = contraction.mark(i)
     if fma is not None:
         return contraction.kernel(fma, i, ctx.options.flush_denormals)
@@ -212,10 +214,11 @@ def _bind(i: Instruction, ctx: PlanContext) -> Callable[..., Any]:
         raise EvalError(f"%{i.name}: {e.message}", i.span) from e
 
 
-def _live_instructions(c: Computation) -> set[str]:
-    """Names of the instructions the root depends on, plus side-effecting ones and theirs."""
+def _live_instructions(c: Computation, also: set[str] | frozenset[str] = frozenset()) -> set[str]:
+    """Names of the instructions the root depends on, plus side-effecting ones and theirs (and
+    `also` and theirs)."""
     by_name = c.by_name
-    seeds = [c.root_name] + [
+    seeds = [c.root_name, *also] + [
         i.name
         for i in c.instructions
         if i.opcode in SIDE_EFFECTING
