@@ -1,5 +1,5 @@
 """Elementwise ops XLA:CPU hands to YNNPACK with a large reduce (hlo.numerics.ynn_fusion) and
-YNNPACK's f32 exp, expm1, tanh and logistic (hlo.numerics.ynn_exp). XLA:CPU's values are in
+YNNPACK's own functions (hlo.numerics.ynn_exp, ynn_math). XLA:CPU's values are in
 tests/golden/ops/exact_ynn_elementwise.npz (test_engine_ops); these pin which ops are taken."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def _marked(module: hlo.Module) -> set[str]:
 def test_softmax_exp_over_4096_elements_is_ynnpacks():
     assert _marked(_minus_max(64, 64)) == {"e"}
     assert _marked(_minus_max(64, 63)) == set()  # 4032 elements: XLA's own loop
-    assert _marked(_minus_max(64, 64, t="f64")) == set()  # (f64: not modelled, XLA's exp)
+    assert _marked(_minus_max(64, 64, t="f64")) == {"e"}
 
 
 def test_a_sum_takes_its_operand_only_when_it_is_the_only_user():
@@ -56,12 +56,12 @@ def test_a_sum_takes_its_operand_only_when_it_is_the_only_user():
     assert _marked(_module(" x = f32[64,128] parameter(0)\n ROOT e = f32[64,128] exponential(x)")) == set()
 
 
-@pytest.mark.parametrize("op", ["exponential", "exponential-minus-one", "tanh", "logistic"])
+@pytest.mark.parametrize("op", ["exponential", "exponential-minus-one", "tanh", "logistic", "erf"])
 def test_the_interpreter_and_the_compiled_tiers_give_ynnpacks_bits(op):
     module = _minus_max(48, 89, op)
     x = (np.random.default_rng(1).standard_normal((48, 89)) * 3).astype(np.float32)
     d = x - x.max(axis=1, keepdims=True)
-    want = ynn_exp.kernel(op, True)(d)
+    want = ynn_exp.kernel(op, np.float32, True)(d)
     for jit in ("off", "eager"):
         assert np.asarray(hlo.run(module, x, jit=jit)).tobytes() == want.tobytes()
 
@@ -72,3 +72,15 @@ def test_ynnpacks_exp_overflows_early_and_flushes_its_tail():
     assert np.isfinite(got[0]) and np.isinf(got[1]) and np.isinf(got[2])  # (exp(88.38) < FLT_MAX)
     assert got[3] > 0 and got[4] == 0 and got[5] == 0 and got[6] == 0
     assert np.isinf(got[7]) and got[8] == 0 and np.isnan(got[9]) and got[10] == 1
+
+
+def test_ynnpacks_log_and_rsqrt_at_their_edges():
+    log = ynn_exp.function("log", np.float32)
+    got = log(np.array([-1.0, 0.0, -0.0, 1e-40, np.inf, 1.0], np.float32))
+    assert got[0].tobytes() == np.array(0x7FC00000, np.uint32).tobytes()  # +NaN, not the CPU's -NaN
+    assert np.isneginf(got[1:4]).all() and np.isposinf(got[4]) and got[5] == 0
+    rsqrt = ynn_exp.function("rsqrt", np.float64)
+    x = np.array([2.0, 3.0, 1e-310], np.float64)
+    assert rsqrt(x).tobytes() == np.array([1 / np.sqrt(2.0), 1 / np.sqrt(3.0), np.inf]).tobytes()
+    erf = ynn_exp.function("erf", np.float32)
+    assert erf(np.array([np.inf], np.float32))[0] == np.float32(0.99999994)

@@ -17,6 +17,7 @@ _REDUCERS = (
     "mx {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n  ROOT r = f32[] maximum(p, q)\n}\n\n"
     "sm {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n  ROOT r = f32[] add(p, q)\n}\n\n"
 )
+_MIN = "mn {{\n  p = {t}[] parameter(0)\n  q = {t}[] parameter(1)\n  ROOT r = {t}[] minimum(p, q)\n}}\n\n"
 _OPS = ("exponential", "exponential-minus-one", "tanh", "logistic")
 
 
@@ -38,8 +39,41 @@ def _values(shape: tuple[int, ...], rng: np.random.Generator, scale: float) -> n
     return x
 
 
+def _of_min(t: str, op: str, r: int, c: int) -> str:
+    """op(x - min(y)) with y zeros: the op sees x itself, in the min reduce's YNNPACK fusion."""
+    s = f"{t}[{r},{c}]"
+    return (
+        "HloModule m\n\n"
+        + _MIN.format(t=t)
+        + f"ENTRY main {{\n  x = {s} parameter(0)\n  y = {s} parameter(1)\n"
+        f"  hi = {t}[] constant(inf)\n  m = {t}[{r}] reduce(y, hi), dimensions={{1}}, to_apply=mn\n"
+        f"  b = {s} broadcast(m), dimensions={{0}}\n  d = {s} subtract(x, b)\n  ROOT u = {s} {op}(d)\n}}\n"
+    )
+
+
+def _arguments(t: str, op: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Values over the op's whole range, signs and edges (zeros, subnormals, infinities, NaN)."""
+    dtype = np.float32 if t == "f32" else np.float64
+    info = np.finfo(dtype)
+    if op in ("log", "log-plus-one", "rsqrt"):
+        x = np.exp(rng.uniform(np.log(info.tiny), np.log(info.max) - 1, n))  # every binade
+        x[: n // 8] = rng.uniform(0.25, 4, n // 8)
+        x[n // 8 : n // 4] *= -1 if op != "log-plus-one" else 0
+        if op == "log-plus-one":
+            x[n // 8 : n // 4] = -rng.uniform(0, 1, n // 8)
+    else:
+        x = rng.standard_normal(n) * rng.choice([0.01, 1, 5, 30, 300], n)
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, info.tiny, -info.tiny, info.tiny / 4, 1.0, -1.0]
+    x[: len(edges)] = edges
+    return x.astype(dtype)
+
+
 def family_ynn_elementwise() -> Iterator[Case]:
     rng = np.random.default_rng(101)
+    for t in ("f32", "f64"):  # each function of YNNPACK's over its range, both types
+        for op in (*_OPS, "log", "log-plus-one", "erf", "rsqrt"):
+            x = _arguments(t, op, 16 * 512, rng).reshape(16, 512)
+            yield _of_min(t, op, 16, 512), [x, np.zeros_like(x)], [t, t, t], True
     for op in _OPS:
         for r, c in ((64, 64), (48, 89), (8, 1024), (64, 63)):  # (64, 63): 4032 elements, XLA's own
             for scale in (3.0, 0.01):

@@ -108,7 +108,7 @@ def _generate(
     for m in group:
         type_name(m.shape.element_type)
         if m.attrs and m.attrs.get(ynn_fusion.MARK):
-            raise Unsupported("YNNPACK's own exp, expm1, tanh or logistic (the interpreter's)")
+            raise Unsupported("YNNPACK's own exp, log, ... (the interpreter's)")
         if m.opcode is Op.BROADCAST:
             value[m.name] = _broadcast(g, m, index_of, value, dims, outside)
             continue

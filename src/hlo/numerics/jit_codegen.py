@@ -280,7 +280,7 @@ class Gen:
     def emit(self, instr: Instruction, args: list[Val]) -> Val:
         """One instruction by its op's emitter (Unsupported if it has none)."""
         if instr.attrs and instr.attrs.get(ynn_fusion.MARK):
-            raise Unsupported("YNNPACK's own exp, expm1, tanh or logistic (the interpreter's)")
+            raise Unsupported("YNNPACK's own exp, log, ... (the interpreter's)")
         if instr.opcode in (Opcode.CONSTANT, Opcode.IOTA) or (
             instr.operands and all(o in self.from_constants for o in instr.operands)
         ):

@@ -13,8 +13,9 @@ Elementwise ops alone start nothing (`exp(x)` of a million elements stays XLA's)
 fusion does not grow. So softmax's `exp(x - max(x))` over 4096+ elements is YNNPACK's exp, its
 row sums a fusion of their own (the exp has two users).
 
-Of the members, the ones whose values differ from XLA's are marked (`MARK`): f32 exp, expm1,
-tanh and logistic, measured bit for bit. The others are plain IEEE arithmetic in both.
+Of the members, the ones whose values differ from XLA's are marked (`MARK`): f32 and f64 exp,
+expm1, tanh, logistic, log, log1p, erf and rsqrt (ynn_exp.py, ynn_math.py), measured bit for
+bit. The others are plain IEEE arithmetic in both.
 """
 
 from __future__ import annotations
@@ -39,13 +40,24 @@ _SHAPING = frozenset({Opcode.BROADCAST, Opcode.RESHAPE, Opcode.BITCAST, Opcode.T
 _TYPES = frozenset(
     {PrimitiveType.F32, PrimitiveType.F64, PrimitiveType.BF16, PrimitiveType.S8, PrimitiveType.U8}
 )
-_OWN = frozenset({Opcode.EXP, Opcode.EXPM1, Opcode.TANH, Opcode.LOGISTIC})  # YNNPACK's values, marked
+_OWN = frozenset(
+    {
+        Opcode.EXP,
+        Opcode.EXPM1,
+        Opcode.TANH,
+        Opcode.LOGISTIC,
+        Opcode.LOG,
+        Opcode.LOG1P,
+        Opcode.ERF,
+        Opcode.RSQRT,
+    }
+)  # YNNPACK's own functions: marked
 _REDUCERS = frozenset({Opcode.ADD, Opcode.MAXIMUM, Opcode.MINIMUM})
 
 
 def marked(comp: Computation, module: Module) -> frozenset[str]:
     """The instructions of a computation (as XLA's fusion sees it) that YNNPACK computes with its
-    own exp, expm1, tanh or logistic."""
+    own functions."""
     if not any(i.opcode in _OWN for i in comp.instructions):
         return frozenset()
     by_name = comp.by_name
@@ -61,7 +73,10 @@ def marked(comp: Computation, module: Module) -> frozenset[str]:
             continue
         taken |= _grown(start, comp, users)
     return frozenset(
-        n for n in taken if by_name[n].opcode in _OWN and by_name[n].shape.element_type is PrimitiveType.F32
+        n
+        for n in taken
+        if by_name[n].opcode in _OWN
+        and by_name[n].shape.element_type in (PrimitiveType.F32, PrimitiveType.F64)
     )
 
 
