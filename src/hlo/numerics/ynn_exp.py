@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .fma import fma
+from .numerics import flush_denormals
 from .xla_exp import blocked, f32
 
 _P32 = (0xB85127E0, 0x396ECCE9, 0x3AB93CAC, 0x3C08629E, 0x3D2AA994, 0x3E2AAAD2, 0x3EFFFFFE)
@@ -55,18 +56,13 @@ class Ops:
     def __init__(self, dtype: Any, flush: bool) -> None:
         self.dtype = np.dtype(dtype)
         self.flush = flush
-        self.tiny = self.dtype.type(np.finfo(self.dtype).tiny)
 
     def c(self, value: float) -> np.floating:
         return self.dtype.type(value)
 
     def ftz(self, y: np.ndarray) -> np.ndarray:
         y = np.asarray(y, self.dtype)
-        if self.flush:
-            small = np.abs(y) < self.tiny
-            if small.any():
-                y = np.where(small, np.copysign(self.dtype.type(0), y), y)
-        return y
+        return flush_denormals(y) if self.flush else y
 
     def fma(self, a: Any, b: Any, c: Any) -> np.ndarray:
         return self.ftz(fma(np.asarray(a, self.dtype), np.asarray(b, self.dtype), np.asarray(c, self.dtype)))
