@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import hlo
-from hlo.numerics import contraction, ynn_exp, ynn_fusion
+from hlo.numerics import contraction, ynn_exp, ynn_exp_loop, ynn_fusion
 
 REDUCERS = (
     "mx {\n p = f32[] parameter(0)\n q = f32[] parameter(1)\n ROOT r = f32[] maximum(p, q)\n}\n\n"
@@ -84,3 +84,16 @@ def test_ynnpacks_log_and_rsqrt_at_their_edges():
     assert rsqrt(x).tobytes() == np.array([1 / np.sqrt(2.0), 1 / np.sqrt(3.0), np.inf]).tobytes()
     erf = ynn_exp.function("erf", np.float32)
     assert erf(np.array([np.inf], np.float32))[0] == np.float32(0.99999994)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("op", ["exponential", "exponential-minus-one", "tanh", "logistic"])
+def test_the_machine_code_loop_gives_the_numpy_forms_bits(op, dtype):
+    pytest.importorskip("llvmlite")
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal(1 << 15) * rng.choice([0.001, 1, 30, 300], 1 << 15)).astype(dtype)
+    x[:8] = [np.nan, np.inf, -np.inf, 0.0, -0.0, 88.37, 88.38, -87.4]
+    ops = ynn_exp.Ops(dtype, True)
+    numpy_form = ynn_exp.FUNCTIONS[op](ops, x)
+    assert ynn_exp_loop.takes(x.size)
+    assert ynn_exp.function(op, dtype)(x).tobytes() == numpy_form.tobytes()

@@ -81,13 +81,13 @@ def module_ir(name: str) -> str:
         fn = _logistic(module, width, exp)
     else:
         fn = exp if function == "exp" else tanh
-    _loop(module, fn, width)
+    loop_of(module, fn, width)
     return str(module)
 
 
 def _expm1(module: Any, width: int, exp: Any, tanh: Any) -> Any:
     """exp(x) - 1 where |x| > 1/2, else tanh(x/2) * (exp(x) + 1); x where x/2 reads as zero."""
-    e = _Emit(module, f"expm1_{width}", width)
+    e = Emit(module, f"expm1_{width}", width)
     b, x = e.b, e.x
     half = b.fmul(x, e.c(0.5))
     exp_x = b.call(exp, [x])
@@ -100,7 +100,7 @@ def _expm1(module: Any, width: int, exp: Any, tanh: Any) -> Any:
 
 def _logistic(module: Any, width: int, exp: Any) -> Any:
     """1 / (1 + exp(-x))."""
-    e = _Emit(module, f"logistic_{width}", width)
+    e = Emit(module, f"logistic_{width}", width)
     b = e.b
     b.ret(b.fdiv(e.c(1), b.fadd(e.c(1), b.call(exp, [b.fneg(e.x)]))))
     return e.fn
@@ -113,7 +113,7 @@ def strided_address(name: str, dtype: str) -> int:
     return _compiled(f"{name}_{np.dtype(dtype).itemsize * 8}")[1]
 
 
-def _loop(module: Any, fn: Any, width: int) -> None:
+def loop_of(module: Any, fn: Any, width: int) -> None:
     """`loop_<fn>(n, x, out)`: out[i] = fn(x[i]) for i < n; and `strided_<fn>` calling it with
     NumPy's strided loop's signature (the strides unread: contiguous arrays)."""
     from llvmlite import ir
@@ -141,7 +141,7 @@ def _loop(module: Any, fn: Any, width: int) -> None:
     b.ret(ir.IntType(32)(0))
 
 
-class _Emit:
+class Emit:
     """A function of one float being written: constants, FMAs and intrinsics by name."""
 
     def __init__(self, module: Any, name: str, width: int) -> None:
@@ -173,7 +173,7 @@ class _Emit:
 
 
 def _exp(module: Any, width: int) -> Any:
-    e = _Emit(module, f"exp_{width}", width)
+    e = Emit(module, f"exp_{width}", width)
     b, x, ir = e.b, e.x, e.ir
     if width == 32:
         z = e.keep("<=", e.keep(">=", x, e.c(LO32)), e.c(HI32))
@@ -213,7 +213,7 @@ def _exp(module: Any, width: int) -> Any:
 
 
 def _tanh(module: Any, width: int) -> Any:
-    e = _Emit(module, f"tanh_{width}", width)
+    e = Emit(module, f"tanh_{width}", width)
     b, h = e.b, e.x
     single = width == 32
     limit = float(LIMIT32 if single else LIMIT64)

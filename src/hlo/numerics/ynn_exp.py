@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from . import subnormals
 from .fma import fma
 from .numerics import flush_denormals
 from .xla_exp import blocked, f32
@@ -36,12 +37,12 @@ _P64 = (
     1.388888888680978647e-03, 8.333333332743943569e-03, 4.166666666668113195e-02,
     1.666666666666796748e-01, 4.999999999999995559e-01,
 )  # fmt: skip
-_F32 = {
+F32 = {
     "lo": f32(0xC2B00F34), "hi": f32(0x42B17218), "log2e": f32(0x3FB8AA3B),
     "round": np.float32(12582912.0), "ln2_hi": f32(0x3F317200), "ln2_lo": f32(0x35BFBE8E),
     "bias": 127, "bits": 23, "p": tuple(f32(b) for b in _P32), "tanh_cap": np.float32(80),
 }  # fmt: skip
-_F64 = {
+F64 = {
     "lo": np.float64(-709.0895657128241), "hi": np.float64(709.782712893384),
     "log2e": np.float64(1.4426950408889634), "round": np.float64(1.5 * 2.0**52),
     "ln2_hi": np.float64(6.93147180369123816490e-01), "ln2_lo": np.float64(1.90821492927058770002e-10),
@@ -90,7 +91,7 @@ class Ops:
 
 def exp_minus(ops: Ops, x: np.ndarray, minus: float) -> np.ndarray:
     """exp(x) - minus (0 or 1), as YNNPACK computes it (x already flushed)."""
-    k = _F32 if ops.dtype == np.float32 else _F64
+    k = F32 if ops.dtype == np.float32 else F64
     unsigned = np.uint32 if ops.dtype == np.float32 else np.uint64
     with np.errstate(all="ignore"):
         clamped = np.minimum(np.maximum(x, k["lo"]), k["hi"])  # (NaN stays)
@@ -115,7 +116,7 @@ def _expm1(ops: Ops, x: np.ndarray) -> np.ndarray:
 
 
 def _tanh(ops: Ops, x: np.ndarray) -> np.ndarray:
-    cap = (_F32 if ops.dtype == np.float32 else _F64)["tanh_cap"]
+    cap = (F32 if ops.dtype == np.float32 else F64)["tanh_cap"]
     twice = ops.mul(ops.ftz(x), ops.c(2))
     e = exp_minus(ops, np.where(np.isnan(twice), twice, np.minimum(twice, cap)), 1)
     return ops.div(e, ops.add(e, ops.c(2))) + ops.c(0)  # (its kernel's fma(t, 1, 0): -0 is +0)
@@ -127,6 +128,7 @@ def _logistic(ops: Ops, x: np.ndarray) -> np.ndarray:
     return ops.div(ops.c(1), ops.add(ops.c(1), exp_minus(ops, negated, 0)))
 
 
+_LOOPS = {"exponential": "exp", "exponential-minus-one": "expm1", "tanh": "tanh", "logistic": "logistic"}
 FUNCTIONS: dict[str, Callable[[Ops, np.ndarray], np.ndarray]] = {
     "exponential": _exp,
     "exponential-minus-one": _expm1,
@@ -141,7 +143,20 @@ def function(opcode_text: str, dtype: Any, flush: bool = True) -> Callable[[np.n
 
     compute = FUNCTIONS.get(opcode_text) or MATH[opcode_text]
     ops = Ops(dtype, flush)
-    return lambda x: blocked(lambda v: compute(ops, v), np.asarray(x, ops.dtype))
+    loop = _LOOPS.get(opcode_text)
+
+    def run(x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, ops.dtype)
+        if loop is not None:
+            from . import ynn_exp_loop
+
+            if ynn_exp_loop.takes(x.size):  # (machine code: the same steps, the CPU's FMA)
+                if subnormals.active():  # (the CPU's mode flushes as the kernels run)
+                    return ynn_exp_loop.apply(loop, x)
+                return ops.ftz(ynn_exp_loop.apply(loop, ops.ftz(x)))
+        return blocked(lambda v: compute(ops, v), x)
+
+    return run
 
 
 def exp(x: np.ndarray, flush: bool = True) -> np.ndarray:
