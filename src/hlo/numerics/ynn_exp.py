@@ -138,7 +138,8 @@ FUNCTIONS: dict[str, Callable[[Ops, np.ndarray], np.ndarray]] = {
 
 
 def function(opcode_text: str, dtype: Any, flush: bool = True) -> Callable[[np.ndarray], np.ndarray]:
-    """YNNPACK's function of an op (these, and ynn_math's) for arrays of one float type."""
+    """YNNPACK's function of an op (these, and ynn_math's) for arrays of one float type: the
+    plan's kernel of an instruction YNNPACK computes (numerics/ynn_fusion.MARK)."""
     from .ynn_math import FUNCTIONS as MATH
 
     compute = FUNCTIONS.get(opcode_text) or MATH[opcode_text]
@@ -157,12 +158,3 @@ def function(opcode_text: str, dtype: Any, flush: bool = True) -> Callable[[np.n
         return blocked(lambda v: compute(ops, v), x)
 
     return run
-
-
-def exp(x: np.ndarray, flush: bool = True) -> np.ndarray:
-    return function("exponential", np.asarray(x).dtype.type, flush)(x)
-
-
-def kernel(opcode_text: str, dtype: Any, flush: bool) -> Callable[[np.ndarray], np.ndarray]:
-    """The plan's kernel of an instruction YNNPACK computes (numerics/ynn_fusion.MARK)."""
-    return function(opcode_text, dtype, flush)

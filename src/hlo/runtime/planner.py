@@ -192,7 +192,7 @@ def _bind_folded(i: Instruction, ctx: PlanContext, whole: bool) -> Callable[...,
 
 def _bind(i: Instruction, ctx: PlanContext) -> Callable[..., Any]:
     if i.attrs and i.attrs.get(ynn_fusion.MARK):  # YNNPACK's own exp, log, ...
-        return ynn_exp.kernel(i.opcode.text, i.shape.element_type.numpy_dtype, ctx.options.flush_denormals)
+        return ynn_exp.function(i.opcode.text, i.shape.element_type.numpy_dtype, ctx.options.flush_denormals)
     fma = contraction.mark(i)
     if fma is not None:
         return contraction.kernel(fma, i, ctx.options.flush_denormals)
