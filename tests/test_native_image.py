@@ -49,8 +49,13 @@ def test_the_image_gives_llvmlites_bits(flush: bool) -> None:
 
     header, _ = native_image.read(IMAGE)
     checked = 0
+    lacking = 0
     for module, (text, optimize) in native_sources.approximations().items():
         names = [key.split(":", 1)[1] for key in header["functions"] if key.startswith(module + ":")]
+        if not set(header["module_features"].get(module, [])) <= native_image.cpu_flags():
+            assert all(native_image.function(IMAGE, module, name) is None for name in names)
+            lacking += len(names)
+            continue  # compiled for AVX-512, which this CPU lacks: left out
         imports = {name: native_image.import_address(name) for name in header["imports"] if name in text}
         compiled = llvm_jit.compile_ir(text, names, optimize=optimize, symbols=imports)
         dtype = np.float32 if "32" in module.rsplit("/", 1)[1] else np.float64
@@ -62,7 +67,7 @@ def test_the_image_gives_llvmlites_bits(flush: bool) -> None:
             bits = f"u{x.itemsize}"
             assert np.array_equal(got.view(bits), want.view(bits)), f"{module}:{name}"
             checked += 1
-    assert checked == len(header["functions"]) >= 29
+    assert checked + lacking == len(header["functions"]) >= 35
 
 
 def _call(name: str, address: int, x: np.ndarray, flush: bool) -> np.ndarray:

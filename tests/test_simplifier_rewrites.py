@@ -72,6 +72,26 @@ def test_one_over_a_square_root_becomes_rsqrt():
     assert not any(i.opcode is Opcode.DIVIDE for i in live.instructions if i.name.startswith("d."))
 
 
+def test_one_over_a_square_root_becomes_rsqrt_under_jaxs_reshapes():
+    """jax's layer norm divides by a square root reshaped [r,1] -> [r] before its broadcast: XLA's
+    simplifier sees through those to `1/sqrt(v)`, so the result is XLA:CPU's rsqrt (the CPU's
+    estimate), not the quotient (exact_rsqrt.npz has XLA:CPU's values)."""
+    m = _rewritten(
+        "x = f32[4,5] parameter(0)\n v = f32[4,1] parameter(1)\n r = f32[4,1] sqrt(v)\n"
+        " i = f32[4,1] broadcast(r), dimensions={0,1}\n j = f32[4] reshape(i)\n"
+        " b = f32[4,5] broadcast(j), dimensions={0}\n ROOT d = f32[4,5] divide(x, b)"
+    )
+    ops = _ops(m)
+    (inverse,) = [name for name, (op, _) in ops.items() if op is Opcode.RSQRT]
+    assert ops[inverse][1] == ("v",) and ops["d"][0] is Opcode.MULTIPLY
+    module = _rewritten(  # a second reader of the reshape: no reciprocal, so no rsqrt
+        "x = f32[4,5] parameter(0)\n v = f32[4,1] parameter(1)\n r = f32[4,1] sqrt(v)\n"
+        " j = f32[4] reshape(r)\n b = f32[4,5] broadcast(j), dimensions={0}\n d = f32[4,5] divide(x, b)\n"
+        " ROOT t = (f32[4,5], f32[4]) tuple(d, j)"
+    )
+    assert not any(op is Opcode.RSQRT for op, _ in _ops(module).values())
+
+
 @pytest.mark.parametrize(
     "body",
     [

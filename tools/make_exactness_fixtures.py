@@ -32,6 +32,8 @@ from make_op_fixtures import (
     result_type,
     write_family,
 )
+from product_sum_cases import family_product_sums
+from rsqrt_cases import family_rsqrt
 from simplifier_cases import family_simplifier
 from ynn_cases import family_ynn_elementwise
 
@@ -1959,6 +1961,8 @@ FAMILIES = {
     "exp": family_exp,
     "simplifier": family_simplifier,
     "ynn_elementwise": family_ynn_elementwise,
+    "rsqrt": family_rsqrt,
+    "product_sums": family_product_sums,
 }
 
 
@@ -1990,6 +1994,12 @@ def main(names: list[str]) -> None:
             continue
         path = OUT / f"exact_{name}.npz"
         write_family(path, FAMILIES[name]())
+        if name == "rsqrt":  # the CPU's estimate: the machine's vendor and forms
+            from hlo.numerics import xla_rsqrt
+
+            with np.load(path) as d:
+                arrays = {k: d[k] for k in d.files}
+            np.savez_compressed(path, cpu=np.array(xla_rsqrt.machine()), **arrays)
         if name in (
             "vector_sums",
             "column_sums",

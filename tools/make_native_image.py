@@ -29,16 +29,18 @@ FEATURES = [
     "avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave",
 ]  # fmt: skip
 ALIGN = 64
+# what x86-64-v4 adds (AVX-512), for the modules hlo.numerics.native_sources.module_features names
+CPU_V4 = "x86-64-v4"
 
 
-def compile_object(text: str, optimize: bool) -> tuple[bytes, str]:
+def compile_object(text: str, optimize: bool, cpu: str = CPU) -> tuple[bytes, str]:
     """The ELF object and the assembly of one module, as hlo.numerics.llvm_jit compiles it
     (code generator at -O3; LLVM's -O3 pipeline with loop vectorization first when `optimize`)."""
     module = llvm.parse_assembly(text)
     module.triple = TRIPLE
     module.verify()
     machine = llvm.Target.from_triple(TRIPLE).create_target_machine(
-        cpu=CPU, features="", opt=3, reloc="pic", codemodel="small"
+        cpu=cpu, features="", opt=3, reloc="pic", codemodel="small"
     )
     if optimize:
         tuning = llvm.create_pipeline_tuning_options(speed_level=3)
@@ -59,8 +61,9 @@ def main() -> None:
     functions: dict[str, int] = {}
     imports: dict[str, list[int]] = {}
     digests: dict[str, str] = {}
+    module_features = native_sources.module_features()
     for name, (text, optimize) in native_sources.approximations().items():
-        elf, assembly = compile_object(text, optimize)
+        elf, assembly = compile_object(text, optimize, CPU_V4 if name in module_features else CPU)
         linked = link(elf, ALIGN)
         code.extend(b"\0" * (-len(code) % ALIGN))
         base = len(code)
@@ -75,6 +78,7 @@ def main() -> None:
             options.assembly.mkdir(parents=True, exist_ok=True)
             (options.assembly / f"{name.replace('/', '-')}.s").write_text(assembly)
     header = {"cpu": CPU, "features": FEATURES, "functions": functions, "imports": imports}
+    header["module_features"] = module_features
     header["digests"] = digests
     native_image.write(native_image.APPROXIMATIONS, header, bytes(code))
     print(f"{native_image.path(native_image.APPROXIMATIONS)}: {len(code)} bytes of code")

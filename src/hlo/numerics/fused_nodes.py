@@ -54,8 +54,3 @@ class Elements(Gen):
         if operand.load and not operand.expr.startswith("r_"):  # a scalar or a broadcast: in a buffer
             x = Val(x.shape, self.add(Node(self.name("n"), t, x.var, [x.var])))
         return self.add(Node(self.name("n"), t, args=[x.var], ufunc=name, row=self.ufunc(name, t)))
-
-    def template(self, shape: Shape, x: str, text: str) -> str:
-        t = shape.element_type
-        expr = f"{type_name(t)}({text.format(a=x, t=type_name(t))})"
-        return self.add(Node(self.name("n"), t, expr, [x]))

@@ -18,10 +18,6 @@ from .jit_ops import UFUNCS
 from .vector_sum import MIN_ELEMENTS, SPLIT_RESULTS
 
 Op = Opcode
-# Unary ops that are NumPy ufuncs: (pre-expression, ufunc, post-expression) as jit_ops emits them
-UFUNC_OPS: dict[Opcode, tuple[str | None, str, str | None]] = {
-    Op.RSQRT: (None, "sqrt", "{t}(1) / {a}"),
-}
 SCALAR_OPS = frozenset(
     {Op.ADD, Op.SUBTRACT, Op.MULTIPLY, Op.DIVIDE, Op.MAXIMUM, Op.MINIMUM, Op.AND, Op.OR, Op.XOR,
      Op.SHIFT_LEFT, Op.SHIFT_RIGHT_LOGICAL, Op.SHIFT_RIGHT_ARITHMETIC, Op.REMAINDER,
@@ -30,7 +26,7 @@ SCALAR_OPS = frozenset(
 )  # fmt: skip
 
 
-TAKEN = SCALAR_OPS | set(UFUNCS) | set(UFUNC_OPS) | {Op.BROADCAST}
+TAKEN = SCALAR_OPS | set(UFUNCS) | {Op.BROADCAST}
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from ..ir.opcode import Opcode
 from ..shape import Shape
 from . import ynn_fusion
 from .fused_nodes import Elements, Node
-from .fused_scope import SCALAR_OPS, UFUNC_OPS, Reduce
+from .fused_scope import SCALAR_OPS, Reduce
 from .jit_codegen import (
     GENERATOR_VERSION,
     Unsupported,
@@ -113,12 +113,6 @@ def _generate(
             value[m.name] = _broadcast(g, m, index_of, value, dims, outside)
             continue
         args = [Val(shapes[o], value[o]) for o in m.operands]
-        if m.opcode in UFUNC_OPS:
-            pre, name, post = UFUNC_OPS[m.opcode]
-            x = args[0].var if pre is None else g.template(m.shape, args[0].var, pre)
-            u = g.ufunc_node(name, Val(m.shape, x))
-            value[m.name] = g.template(m.shape, u, post) if post else u
-            continue
         if m.opcode in UFUNCS:
             value[m.name] = g.ufunc_node(UFUNCS[m.opcode], args[0])
             continue

@@ -40,7 +40,7 @@ TYPES = {
 GENERATOR_VERSION = "4"  # (2: clamp flushes its result; 3: dots of vectors as FMA chains; 4: contracted adds)
 FOLDED_ELEMENTS = 1 << 16  # the largest plan-folded value the generated code takes as a constant
 XLA_LOOPS = frozenset(
-    {"xla_log", "xla_log-plus-one", "xla_exp", "xla_expm1", "xla_logistic"}
+    {"xla_log", "xla_log-plus-one", "xla_exp", "xla_expm1", "xla_logistic", "xla_rsqrt"}
 )  # (not odd_rational)
 
 

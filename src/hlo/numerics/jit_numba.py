@@ -34,6 +34,7 @@ from . import (
     xla_exp_loop,
     xla_expm1,
     xla_log_loop,
+    xla_rsqrt,
 )
 from .jit_codegen import GENERATOR_VERSION, XLA_LOOPS, cache_dir
 from .jit_loop_source import LoopSource
@@ -136,10 +137,8 @@ def _versions() -> str:
         hlo_version = version("hlo")
     except Exception:
         hlo_version = "?"
-    helpers = b"".join(
-        Path(str(m.__file__)).read_bytes()
-        for m in (jit_scalar, jit_blas, jit_ynn_tile, xla_exp, xla_expm1, xla_exp_loop, sys.modules[__name__])
-    )
+    helpers_of = (jit_scalar, jit_blas, jit_ynn_tile, xla_exp, xla_expm1, xla_exp_loop, xla_rsqrt)
+    helpers = b"".join(Path(str(m.__file__)).read_bytes() for m in (*helpers_of, sys.modules[__name__]))
     digest = hashlib.sha256(helpers).hexdigest()[:16]
     return f"{hlo_version} {numba.__version__} {np.__version__} {GENERATOR_VERSION} {digest}"
 
@@ -219,6 +218,8 @@ def approximation_address(name: str, dtype: str) -> int:
     log and log1p: hlo.numerics.xla_log_loop)."""
     if name in ("xla_exp", "xla_expm1", "xla_logistic"):
         return xla_exp_loop.strided_address(name[4:], dtype)
+    if name == "xla_rsqrt":
+        return xla_rsqrt.strided_address(dtype)
     if name in XLA_LOOPS:
         return xla_log_loop.address(name[4:], np.dtype(dtype))
     from . import odd_rational, odd_rational_loop

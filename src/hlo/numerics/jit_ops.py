@@ -225,6 +225,7 @@ UFUNCS = {
     Op.TANH: "xla_tanh", Op.ERF: "xla_erf", Op.SINH: "sinh", Op.COSH: "cosh", Op.SQRT: "sqrt",
     # XLA:CPU's own exp, expm1 and logistic: the interpreter's LLVM loops (hlo.numerics.xla_exp_loop)
     Op.EXP: "xla_exp", Op.EXPM1: "xla_expm1", Op.LOGISTIC: "xla_logistic",
+    Op.RSQRT: "xla_rsqrt",  # the CPU's estimate refined (hlo.numerics.xla_rsqrt)
     Op.FLOOR: "floor", Op.CEIL: "ceil", Op.ROUND_NEAREST_EVEN: "rint",
     Op.ASIN: "arcsin", Op.ACOS: "arccos", Op.ASINH: "arcsinh", Op.ACOSH: "arccosh", Op.ATANH: "arctanh",
 }  # fmt: skip
@@ -285,13 +286,6 @@ def call_ufunc(g: Gen, name: str, x: Val) -> Val:
 @emits(*UFUNCS)
 def ufunc(g: Gen, instr: Instruction, args: list[Val]) -> Val:
     return call_ufunc(g, UFUNCS[instr.opcode], args[0])
-
-
-@emits(Op.RSQRT)
-def rsqrt(g: Gen, instr: Instruction, args: list[Val]) -> Val:
-    t = type_name(instr.shape.element_type)
-    root = call_ufunc(g, "sqrt", args[0])
-    return g.elementwise(instr.shape, [root], lambda a: f"{t}(1) / {a}")
 
 
 @emits(Op.ROUND_NEAREST_AFZ)

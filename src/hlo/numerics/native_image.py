@@ -8,9 +8,11 @@ position-independent image (native/*.bin). The IR asks for no fast-math, so the 
 changes no bit: the code gives what llvmlite's for this CPU gives (tests/test_native_image.py).
 
 An image is a magic line, the length of a JSON header, the header (the CPU features it needs,
-as Linux names them; its functions' offsets by module and name; its imports' 8-byte slots;
-each module's IR digest), then the code. Elsewhere (another OS or CPU, a CPU without those
-features, `HLO_NATIVE_CODE=off`) `function` gives None and the modules compile with llvmlite."""
+as Linux names them; the features some modules need beyond those, compiled for x86-64-v4; its
+functions' offsets by module and name; its imports' 8-byte slots; each module's IR digest),
+then the code. A module whose own features this CPU lacks is left out. Elsewhere (another OS
+or CPU, a CPU without those features, `HLO_NATIVE_CODE=off`) `function` gives None and the
+modules compile with llvmlite."""
 
 from __future__ import annotations
 
@@ -32,6 +34,11 @@ def function(image: str, module: str, name: str) -> int | None:
     in `image`, or None where the image cannot run here or lacks it."""
     loaded = _loaded(image)
     return None if loaded is None else loaded.get(f"{module}:{name}")
+
+
+def _runnable(header: dict[str, Any], module: str) -> bool:
+    """Whether this CPU has the features `module` needs beyond the image's (AVX-512: f64 rsqrt)."""
+    return set(header.get("module_features", {}).get(module, [])) <= cpu_flags()
 
 
 def functions(image: str, module: str, names: Sequence[str]) -> dict[str, int] | None:
@@ -72,14 +79,25 @@ def write(image: str, header: dict[str, Any], code: bytes) -> None:
 @functools.cache
 def cpu_flags() -> frozenset[str]:
     """The CPU features Linux reports for this machine (/proc/cpuinfo's flags)."""
+    return frozenset(_cpuinfo("flags").split())
+
+
+@functools.cache
+def cpu_vendor() -> str:
+    """The CPU's vendor as Linux reports it ("GenuineIntel", "AuthenticAMD"; "" if unknown)."""
+    return _cpuinfo("vendor_id").strip()
+
+
+def _cpuinfo(field: str) -> str:
+    """The value of /proc/cpuinfo's first line for `field` ("" where there is none)."""
     try:
         with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
             for line in f:
-                if line.startswith("flags"):
-                    return frozenset(line.split(":", 1)[1].split())
+                if line.split(":", 1)[0].strip() == field:
+                    return line.split(":", 1)[1]
     except OSError:
         pass
-    return frozenset()
+    return ""
 
 
 def import_address(name: str) -> int | None:
@@ -115,7 +133,8 @@ def _loaded(image: str) -> dict[str, int] | None:
     base = executable_memory.map_code(code, patches)
     if base is None:
         return None
-    return {symbol: base + offset for symbol, offset in header["functions"].items()}
+    functions = header["functions"].items()
+    return {symbol: base + offset for symbol, offset in functions if _runnable(header, symbol.split(":")[0])}
 
 
 def digest(ir_text: str) -> str:

@@ -328,6 +328,12 @@ def exp(x: np.ndarray) -> np.ndarray:
 
 
 def rsqrt(x: np.ndarray) -> np.ndarray:
+    """1/sqrt(x) of real floats as XLA:CPU computes it: the CPU's estimate refined on x86-64
+    (hlo.numerics.xla_rsqrt)."""
+    if x.dtype in (np.float32, np.float64):
+        from .xla_rsqrt import rsqrt as xla_rsqrt
+
+        return xla_rsqrt(x)
     return 1 / np.sqrt(x)
 
 

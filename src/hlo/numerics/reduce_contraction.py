@@ -15,9 +15,12 @@ columns of 2 to 32 elements, with a broadcast operand, init values; 0 differing)
   plain (rounded before the add). Which results that loop takes depends on their count (the
   innermost result dimension): `vector_rows`. Squares of such rows LLVM vectorizes in other
   ways (not pinned): left plain here, within rounding.
-A sum over several dimensions whose rows XLA:CPU takes as lanes (hlo.numerics.reduce_lanes)
-sums each lane as an FMA chain where its rows are whole runs of up to 4 products of arrays in
-4 or 8 lanes; with longer rows the products are plain (the reduce as written).
+A sum over several dimensions is one FMA chain in row-major order where XLA:CPU's loops sum in
+order (no first pair: the loops around the row keep the add of the init), and where they take
+rows as lanes (hlo.numerics.reduce_lanes) each lane is an FMA chain when the rows are whole
+runs of up to 4 products (4 or 8 lanes; 2 lanes of squares or with a broadcast factor the same
+for every row, other products of 2 rows are not vectorized: in order); with longer rows the
+products are plain (the reduce as written).
 """
 
 from __future__ import annotations
@@ -93,10 +96,15 @@ def contraction(
     init = by_name[reduce.operands[1]]
     square = x.name == y.name and not negated_product
     if len(summed) > 1:
-        other = Opcode.BROADCAST in (x.opcode, y.opcode) or any(operand.shape.dynamic_dimensions)
-        taken = _fused_lanes(t, dims, tuple(reduce.attrs["dimensions"]), other)
-        if taken is None:
+        if any(operand.shape.dynamic_dimensions):
             return None
+        reduced = tuple(reduce.attrs["dimensions"])
+        taken = reduce_lanes.lanes(np.dtype(t.numpy_dtype), dims, reduced)
+        if taken is not None:
+            fused = _fused_lanes(dims, reduced, taken, square, x, y)
+            if fused is False:
+                return None
+            taken = fused
         attrs = dict(reduce.attrs)
         attrs[MARK] = FusedReduce(-1 if negated_product else 1, summed[-1], False, 0, taken)
         return reduce.replace(operands=(x.name, y.name, init.name), attrs=attrs)
@@ -115,21 +123,30 @@ def contraction(
 
 
 def _fused_lanes(
-    t: PrimitiveType, dims: tuple[int, ...], reduced: tuple[int, ...], other: bool
-) -> Lanes | None:
-    """The lanes of a sum over several dimensions whose products are FMAs in them, as measured:
-    rows that are whole runs of up to 4 elements in 4 or 8 lanes, of products of arrays (two,
-    or a square). Longer rows sum plain products (the reduce as written,
-    hlo.numerics.reduce_lanes); a broadcast factor, 2 lanes, strided rows and in-order sums are
-    not pinned (plain, within rounding), nor dynamic sizes (`other`)."""
-    taken = reduce_lanes.lanes(np.dtype(t.numpy_dtype), dims, reduced)
-    if taken is None or other or taken.count < 4:
-        return None
+    dims: tuple[int, ...],
+    reduced: tuple[int, ...],
+    taken: Lanes,
+    square: bool,
+    x: Instruction,
+    y: Instruction,
+) -> Lanes | bool | None:
+    """How a sum over several dimensions whose rows XLA:CPU's vector loop would take sums its
+    products, as measured: rows that are whole runs of up to 4 elements as lanes of FMA chains
+    (4 or 8 lanes: of any products; 2 lanes: of squares, or with a factor the same for every
+    row, a broadcast; other products of 2 lanes are not vectorized: None, the FMA chain in
+    order). Longer rows sum plain products (False: the reduce as written)."""
     wide = [d for d in sorted(reduced) if dims[d] > 1]
     a, b = wide[-2:]
     length = dims[b]
     whole_runs = math.prod(dims[a + 1 :]) == length and math.prod(dims[b + 1 :]) == 1
-    return taken if whole_runs and length <= 4 else None
+    if not whole_runs or length > 4:
+        return False
+    if taken.count >= 4 or square:
+        return taken
+    same_for_rows = [
+        v for v in (x, y) if v.opcode is Opcode.BROADCAST and a not in v.attrs.get("dimensions", ())
+    ]
+    return taken if same_for_rows else None
 
 
 def vector_rows(t: PrimitiveType, results: int, length: int) -> int:
@@ -178,8 +195,9 @@ def kernel(fused: FusedReduce, reduce: Instruction, flush: bool) -> Callable[...
                 )
                 return np.asarray(total, dtype=dtype)
         with subnormals.keeping_subnormals():
-            xs = np.moveaxis(step(x), fused.axis, -1).reshape([*shape, length])
-            ys = np.moveaxis(step(y), fused.axis, -1).reshape([*shape, length])
+            last = range(-len(dims), 0)  # the reduced dimensions innermost, in order
+            xs = np.moveaxis(step(x), sorted(dims), last).reshape([*shape, length])
+            ys = np.moveaxis(step(y), sorted(dims), last).reshape([*shape, length])
             xs = negated(xs) if fused.product_sign < 0 else xs
             start = np.array(np.broadcast_to(step(init), shape), dtype=dtype)
             if xs.shape[-1] <= 1:  # (dynamic sizes) no element, or one: as the reduce kernel

@@ -4,7 +4,7 @@ order it tries them, for XLA:CPU's options (no fast math). Each rule takes the g
 
 divide `a / b`:
 - `a / pow(x, y)` is `a * pow(x, -y)`; `a / sqrt(x)` is `a * rsqrt(x)` and `a / rsqrt(x)` is
-  `a * sqrt(x)` when `b` has no other use;
+  `a * sqrt(x)` when `b` has no other use (also under reshapes of one use);
 - `a / c`, c constant and `a` not, is `a * (1 / c)`, the inverse computed in the element type;
 - on CPU, `a / broadcast(x)` with `x` of no other use (real types) is `a * broadcast(1 / x)`:
   softmax's division by its row sums (`1 / sqrt(v)` then becomes `rsqrt(v)`);
@@ -36,9 +36,13 @@ def divide(g: Graph, i: Instruction) -> Instruction | None:
         x, y = b.operands
         negated = g.new(i, "neg", Opcode.NEGATE, g[y].shape, (y,))
         return g.become(i, _MUL, (a.name, g.new(i, "pow", Opcode.POWER, b.shape, (x, negated))))
-    if b.opcode in (Opcode.SQRT, Opcode.RSQRT) and g.one_use(b.name):
-        root = Opcode.RSQRT if b.opcode is Opcode.SQRT else Opcode.SQRT
-        return _times(g, i, a.name, g.new(i, "inv", root, b.shape, b.operands))
+    root = _reshaped(g, b)
+    if root.opcode in (Opcode.SQRT, Opcode.RSQRT) and g.one_use(root.name):
+        opcode = Opcode.RSQRT if root.opcode is Opcode.SQRT else Opcode.SQRT
+        inverse = g.new(i, "inv", opcode, root.shape, root.operands)
+        if root is not b:
+            inverse = g.new(i, "inv_shape", Opcode.RESHAPE, b.shape, (inverse,))
+        return _times(g, i, a.name, inverse)
     if g.constant(b.name):  # a / c => a * (1 / c); both constant: folded whole
         if g.constant(a.name):
             return None
@@ -176,6 +180,17 @@ def _identity(g: Graph, i: Instruction, value: float) -> Instruction | None:
 def _inverse(g: Graph, near: Instruction, x: Instruction) -> str:
     """`1 / x` as a new divide of x's shape (simplified itself in a later round)."""
     return g.new(near, "recip", _DIV, x.shape, (g.like(near, x.shape, 1), x.name))
+
+
+def _reshaped(g: Graph, b: Instruction) -> Instruction:
+    """What `b` holds under reshapes and broadcasts that only reshape, each of one use: XLA's
+    simplifier removes those or moves them above elementwise ops (a layer norm's
+    `x / broadcast(sqrt(v))` reaches `1 / sqrt(v)` through jax's reshapes)."""
+    while b.opcode in (Opcode.RESHAPE, Opcode.BITCAST, Opcode.BROADCAST) and g.one_use(b.name):
+        if b.opcode is Opcode.BROADCAST and g.spreads(b.name):
+            break
+        b = g[b.operands[0]]
+    return b
 
 
 def _times(g: Graph, i: Instruction, a: str, b: str) -> Instruction:
