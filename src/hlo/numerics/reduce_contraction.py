@@ -101,10 +101,10 @@ def contraction(
         reduced = tuple(reduce.attrs["dimensions"])
         taken = reduce_lanes.lanes(np.dtype(t.numpy_dtype), dims, reduced)
         if taken is not None:
-            fused = _fused_lanes(dims, reduced, taken, square, x, y)
-            if fused is False:
-                return None
-            taken = fused
+            if not _whole_short_runs(dims, reduced):
+                return None  # longer rows: plain products
+            if not _lanes_taken(dims, reduced, taken, square, x, y):
+                taken = None  # 2 rows of other products: one chain in order
         attrs = dict(reduce.attrs)
         attrs[MARK] = FusedReduce(-1 if negated_product else 1, summed[-1], False, 0, taken)
         return reduce.replace(operands=(x.name, y.name, init.name), attrs=attrs)
@@ -122,31 +122,35 @@ def contraction(
     return reduce.replace(operands=(x.name, y.name, init.name), attrs=attrs)
 
 
-def _fused_lanes(
+def _whole_short_runs(dims: tuple[int, ...], reduced: tuple[int, ...]) -> bool:
+    """Whether the lanes' rows are whole runs of up to 4 elements, where they are lanes of FMA
+    chains (longer rows sum plain products, as measured)."""
+    a, b = _rows(dims, reduced)
+    length = dims[b]
+    return math.prod(dims[a + 1 :]) == length and math.prod(dims[b + 1 :]) == 1 and length <= 4
+
+
+def _lanes_taken(
     dims: tuple[int, ...],
     reduced: tuple[int, ...],
     taken: Lanes,
     square: bool,
     x: Instruction,
     y: Instruction,
-) -> Lanes | bool | None:
-    """How a sum over several dimensions whose rows XLA:CPU's vector loop would take sums its
-    products, as measured: rows that are whole runs of up to 4 elements as lanes of FMA chains
-    (4 or 8 lanes: of any products; 2 lanes: of squares, or with a factor the same for every
-    row, a broadcast; other products of 2 lanes are not vectorized: None, the FMA chain in
-    order). Longer rows sum plain products (False: the reduce as written)."""
-    wide = [d for d in sorted(reduced) if dims[d] > 1]
-    a, b = wide[-2:]
-    length = dims[b]
-    whole_runs = math.prod(dims[a + 1 :]) == length and math.prod(dims[b + 1 :]) == 1
-    if not whole_runs or length > 4:
-        return False
+) -> bool:
+    """Whether the vector loop takes the rows of these products: in 4 or 8 lanes any; in 2 lanes
+    squares, and products with a factor the same for every row (a broadcast), not other
+    products of 2 rows (as measured)."""
     if taken.count >= 4 or square:
-        return taken
-    same_for_rows = [
-        v for v in (x, y) if v.opcode is Opcode.BROADCAST and a not in v.attrs.get("dimensions", ())
-    ]
-    return taken if same_for_rows else None
+        return True
+    a = _rows(dims, reduced)[0]
+    return any(v.opcode is Opcode.BROADCAST and a not in v.attrs.get("dimensions", ()) for v in (x, y))
+
+
+def _rows(dims: tuple[int, ...], reduced: tuple[int, ...]) -> tuple[int, int]:
+    """The reduced dimensions of the lanes' rows and of the elements of a row (reduce_lanes)."""
+    wide = [d for d in sorted(reduced) if dims[d] > 1]
+    return wide[-2], wide[-1]
 
 
 def vector_rows(t: PrimitiveType, results: int, length: int) -> int:
