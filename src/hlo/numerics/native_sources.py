@@ -1,7 +1,8 @@
 """What hlo.numerics.native_image's approximation image holds: each module's name there, its LLVM
-IR (the IR the loops compile from with llvmlite when no image runs) and whether LLVM's
-optimization pipeline runs on it. Read by tools/make_native_image.py, which makes the image, and
-by the test that the image is the IR of today's code. Needs llvmlite."""
+IR (the IR the loops compile from with llvmlite when no image runs), whether LLVM's
+optimization pipeline runs on it, and the CPU features some modules need beyond the image's.
+Read by tools/make_native_image.py, which makes the image, and by the test that the image is
+the IR of today's code. Needs llvmlite."""
 
 from __future__ import annotations
 
