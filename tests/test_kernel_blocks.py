@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import hlo
-from hlo.numerics import convolution, scatter, select_scatter, sorting, vector_sum
+from hlo.numerics import conv_chains, convolution, scatter, select_scatter, sorting, vector_sum
 
 RNG = np.random.default_rng(3)
 
@@ -79,8 +79,11 @@ def test_convolution_in_chunks_of_images(
     monkeypatch: pytest.MonkeyPatch, x: str, w: str, out: str, window: str, labels: str
 ) -> None:
     """One image per chunk, each at least MIN_ROWS rows of the patch matrix (OpenBLAS gives a
-    product of few rows other bits than the same rows of a taller one)."""
+    product of few rows other bits than the same rows of a taller one); and in XLA:CPU's order
+    (hlo.numerics.conv_chains) one image a chunk too."""
     args = [_spread(tuple(int(n) for n in s.split(","))) for s in (x, w)]
+    _both(monkeypatch, convolution, "CHAIN_COLUMNS", 1, CONV % (x, w, out, window, labels), args)
+    monkeypatch.setattr(conv_chains, "route", lambda *a: None)  # (the BLAS product)
     _both(monkeypatch, convolution, "PATCH_BYTES", 1024, CONV % (x, w, out, window, labels), args)
 
 

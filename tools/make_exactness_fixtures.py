@@ -21,6 +21,7 @@ import ml_dtypes
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conv_chain_cases import family_conv_chains
 from make_op_fixtures import (
     BINARY,
     DTYPES,
@@ -1963,6 +1964,7 @@ FAMILIES = {
     "ynn_elementwise": family_ynn_elementwise,
     "rsqrt": family_rsqrt,
     "product_sums": family_product_sums,
+    "conv_chains": family_conv_chains,
 }
 
 

@@ -5,13 +5,13 @@ grouped by feature or batch groups; operands prepared and the result rounded as 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ..dtypes import PrimitiveType
 from ..ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
-from . import blas_small
+from . import blas_small, conv_chains
 from .linear import accumulator, contiguous, finish, flushed, prepare
 from .windows import padded, windows
 
@@ -20,6 +20,8 @@ PATCH_BYTES = 2 << 20  # the most of a convolution's patch matrix made at once (
 # pieces were 4.6x the live set of a LeNet step; 32 MB pieces measured no faster than 8 MB)
 # m*n*k above which OpenBLAS never takes its small-matrix kernels (100^3, with a margin)
 SMALL_MATRIX_MNK = 2 << 20
+CHAIN_COLUMNS = 4096  # positions of a patch matrix summed in order at once (fma_loop.chains: 2 to 4x
+# faster than 200 or 25,000 a call, measured)
 MIN_ROWS = 1024  # rows of a patch matrix made at once, at least (see `step` below)
 
 
@@ -68,6 +70,13 @@ def convolution(
     kernel = w.shape[2:]
     o, i = w.shape[:2]
     p, kk = math.prod(positions), math.prod(kernel)
+    out_dims = [0] * (2 + spatial)
+    for d, size in zip(
+        (dnums.output_batch_dimension, dnums.output_feature_dimension, *dnums.output_spatial_dimensions),
+        (n // batch_group_count, o, *positions),
+    ):
+        out_dims[d] = size
+    shapes = (tuple(lhs.shape), tuple(rhs.shape), tuple(out_dims))
     flush_product = flush and dtype.kind in "fc"
     if batch_group_count > 1:
         patches = patches_of(x)  # (N, C, P..., K...)
@@ -81,6 +90,12 @@ def convolution(
         if flush_product:  # (in place: the product is this function's own array)
             product = flushed(product, in_place=True)
         out = product.reshape(groups, nb, p, og).transpose(1, 0, 3, 2).reshape(nb, o, *positions)
+    elif (
+        lhs.dtype == rhs.dtype == dtype
+        and (how := conv_chains.route(dtype, window, dnums, (feature_group_count, batch_group_count), shapes))
+        and (ordered := _in_order(patches_of, x, w, positions, how, flush)) is not None
+    ):
+        out = ordered
     else:
         groups, ig = feature_group_count, c // feature_group_count
         og = o // groups
@@ -137,6 +152,45 @@ def convolution(
     final = np.empty(len(order), dtype=int)
     final[order] = np.arange(len(order))
     return finish(out.transpose(final), result, False)
+
+
+def _in_order(
+    patches_of: Callable[[np.ndarray], np.ndarray],
+    x: np.ndarray,
+    w: np.ndarray,
+    positions: tuple[int, ...],
+    how: str,
+    flush: bool,
+) -> np.ndarray | None:
+    """(N, O, P...): x (N, C, S...) convolved with w (O, I, K...) in XLA:CPU's order
+    (hlo.numerics.conv_chains), a few images' patch matrix at a time (the partial results of a
+    sum Eigen shards by k added once all are made: whole vectors of the whole result); None
+    where one image's is more than PATCH_BYTES (a weight gradient's can be)."""
+    n, c = x.shape[:2]
+    o, spatial = w.shape[0], w.ndim - 2
+    p, kk = math.prod(positions), math.prod(w.shape[2:])
+    # the kernel as [O, (K..., I)]: window positions outer, input features inner
+    filters = np.ascontiguousarray(w.transpose(0, *range(2, 2 + spatial), 1).reshape(o, kk * c))
+    plan = conv_chains.order(how, o, n * p, kk * c)
+    image_bytes = p * c * kk * x.dtype.itemsize
+    if image_bytes > PATCH_BYTES:
+        return None  # (one image's patch matrix over PATCH_BYTES: the BLAS product, cut by features)
+    step = max(1, min(CHAIN_COLUMNS // max(1, p), PATCH_BYTES // max(1, image_bytes)))
+    parts = [np.empty((o, n * p), x.dtype) for _ in plan.parts]
+    for b0 in range(0, n, step):
+        b1 = min(n, b0 + step)
+        patches = patches_of(x[b0:b1])  # (N, C, P..., K...) -> (K..., C, N, P...)
+        order = [*range(2 + spatial, 2 + 2 * spatial), 1, 0, *range(2, 2 + spatial)]
+        columns = (b1 - b0) * p
+        cols = np.ascontiguousarray(patches.transpose(order)).reshape(kk * c, columns)
+        # (rows a multiple of 1 KiB apart share cache sets: the loop over k ran 4x slower; a
+        # few zero columns more keep them apart)
+        if columns % 256 == 0:
+            cols = np.concatenate([cols, np.zeros((kk * c, 16), x.dtype)], axis=1)
+        for whole, part in zip(parts, conv_chains.partials(filters, cols, plan, flush)):
+            whole[:, b0 * p : b1 * p] = part[:, :columns]
+    product = conv_chains.combined(parts, flush)
+    return product.reshape(o, n, *positions).swapaxes(0, 1)
 
 
 def _positions_last_pays(patches: np.ndarray, filters: np.ndarray, mnk: int) -> bool:

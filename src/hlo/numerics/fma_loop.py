@@ -45,6 +45,7 @@ def rows_name(width: int) -> str:
 
 
 LANES = {32: 8, 64: 4}  # one vector register of AVX2
+CHAIN_VECTORS = 4  # vectors of columns chain_name's loop keeps in registers at once
 
 
 def module_ir(width: int) -> str:
@@ -73,40 +74,71 @@ def module_ir(width: int) -> str:
 
 
 def _chain(mod: Any, fma: Any, real: Any, width: int) -> None:
+    """chain_name's loop, column block by column block: each block's sums stay in vector
+    registers while i runs over k (CHAIN_VECTORS vectors a block, then single vectors, then
+    single columns), each lane its own chain in i's order: the same bits as one FMA a step
+    in place, without reading and writing `out` once a step."""
     from llvmlite import ir
 
+    lanes = LANES[width]
     i64, pointer = ir.IntType(64), ir.PointerType(real)
+    vector = ir.VectorType(real, lanes)
+    vector_fma = _vector_fma(mod, vector, lanes, width)
     fn = ir.Function(
         mod, ir.FunctionType(ir.VoidType(), [i64, i64, pointer, pointer, pointer]), name=chain_name(width)
     )
-    k, n, a, b, out = fn.args
-    entry, outer, inner, latch, done = (
-        fn.append_basic_block(x) for x in ("entry", "outer", "inner", "latch", "done")
-    )
-    builder = ir.IRBuilder(entry)
-    zero, one = i64(0), i64(1)
-    some = builder.and_(builder.icmp_signed(">", k, zero), builder.icmp_signed(">", n, zero))
-    builder.cbranch(some, outer, done)
-    builder = ir.IRBuilder(outer)
-    i = builder.phi(i64)
-    i.add_incoming(zero, entry)
-    x = builder.load(builder.gep(a, [i]))
-    row = builder.gep(b, [builder.mul(i, n)])
-    builder.branch(inner)
-    builder = ir.IRBuilder(inner)
-    j = builder.phi(i64)
-    j.add_incoming(zero, outer)
-    slot = builder.gep(out, [j])
-    total = builder.call(fma, [x, builder.load(builder.gep(row, [j])), builder.load(slot)])
-    builder.store(total, slot)
-    j_next = builder.add(j, one)
-    j.add_incoming(j_next, inner)
-    builder.cbranch(builder.icmp_signed("<", j_next, n), inner, latch)
-    builder = ir.IRBuilder(latch)
-    i_next = builder.add(i, one)
-    i.add_incoming(i_next, latch)
-    builder.cbranch(builder.icmp_signed("<", i_next, k), outer, done)
-    ir.IRBuilder(done).ret_void()
+    k, n, a, b_rows, out = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    j_slot, i_slot = b.alloca(i64), b.alloca(i64)
+    b.store(i64(0), j_slot)
+    for count in (CHAIN_VECTORS, 1, 0):  # (0: single columns)
+        width_j = count * lanes or 1
+        kind = vector if count else real
+        sums = [b.alloca(kind) for _ in range(max(count, 1))]
+        head, body, step_body, store = (
+            fn.append_basic_block(f"{x}{count}") for x in ("head", "body", "step_body", "store")
+        )
+        b.branch(head)
+        b = ir.IRBuilder(head)
+        j = b.load(j_slot)
+        after = fn.append_basic_block(f"next{count}")
+        b.cbranch(b.icmp_signed("<=", b.add(j, i64(width_j)), n), body, after)
+
+        def at(builder: Any, base: Any, offset: Any, which: int, vectors: bool = count > 0) -> Any:
+            place = builder.gep(base, [builder.add(offset, i64(which * lanes))])
+            return builder.bitcast(place, ir.PointerType(vector)) if vectors else place
+
+        b = ir.IRBuilder(body)
+        j = b.load(j_slot)
+        for v, slot in enumerate(sums):
+            b.store(b.load(at(b, out, j, v), align=width // 8), slot)
+        b.store(i64(0), i_slot)
+        b.cbranch(b.icmp_signed(">", k, i64(0)), step_body, store)
+        b = ir.IRBuilder(step_body)
+        i, j = b.load(i_slot), b.load(j_slot)
+        x = b.load(b.gep(a, [i]))
+        if count:
+            x = b.insert_element(ir.Constant(vector, ir.Undefined), x, i64(0))
+            x = b.shuffle_vector(
+                x,
+                ir.Constant(vector, ir.Undefined),
+                ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes),
+            )
+        row = b.add(b.mul(i, n), j)
+        for v, slot in enumerate(sums):
+            value = b.load(at(b, b_rows, row, v), align=width // 8)
+            b.store(b.call(vector_fma if count else fma, [x, value, b.load(slot)]), slot)
+        i_next = b.add(i, i64(1))
+        b.store(i_next, i_slot)
+        b.cbranch(b.icmp_signed("<", i_next, k), step_body, store)
+        b = ir.IRBuilder(store)
+        j = b.load(j_slot)
+        for v, slot in enumerate(sums):
+            b.store(b.load(slot), at(b, out, j, v), align=width // 8)
+        b.store(b.add(j, i64(width_j)), j_slot)
+        b.branch(head)
+        b = ir.IRBuilder(after)
+    b.ret_void()
 
 
 @functools.cache
@@ -184,7 +216,7 @@ def _rows(mod: Any, fma: Any, real: Any, width: int) -> None:
     lanes = LANES[width]
     i64, pointer = ir.IntType(64), ir.PointerType(real)
     vector = ir.VectorType(real, lanes)
-    vector_fma = ir.Function(mod, ir.FunctionType(vector, [vector] * 3), name=f"llvm.fma.v{lanes}f{width}")
+    vector_fma = _vector_fma(mod, vector, lanes, width)
     fn = ir.Function(
         mod, ir.FunctionType(ir.VoidType(), [i64, i64, pointer, pointer, pointer]), name=rows_name(width)
     )
@@ -239,6 +271,15 @@ def _rows(mod: Any, fma: Any, real: Any, width: int) -> None:
     b.store(r_next, r_slot)
     b.cbranch(b.icmp_signed("<", r_next, m), row, done)
     ir.IRBuilder(done).ret_void()
+
+
+def _vector_fma(mod: Any, vector: Any, lanes: int, width: int) -> Any:
+    """The module's declaration of `llvm.fma` on vectors of `lanes` (made once)."""
+    from llvmlite import ir
+
+    name = f"llvm.fma.v{lanes}f{width}"
+    found = mod.globals.get(name)
+    return found if found is not None else ir.Function(mod, ir.FunctionType(vector, [vector] * 3), name=name)
 
 
 def _pairwise(b: Any, v: list[Any]) -> Any:

@@ -31,7 +31,7 @@ def _step(x: Any, y: Any, s: Any, fused: bool, wide: bool, flushing: bool, tiny:
 
 @_jit
 def _add(x: Any, y: Any, flushing: bool, tiny: Any) -> Any:
-    """x + y, x where it is NaN (the interpreter's rule: hlo.numerics.ynn_dot._add)."""
+    """x + y, x where it is NaN (the interpreter's rule: hlo.numerics.ynn_dot.add_first_nan)."""
     if x != x:
         return x
     r = x + y

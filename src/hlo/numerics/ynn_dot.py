@@ -213,12 +213,12 @@ def _product(a: np.ndarray, b: np.ndarray, out: np.ndarray, p: Plan, flush: bool
         spans = [(k0, min(whole, k0 + tile.step)) for k0 in range(0, whole, tile.step)]
         for span in spans + ([(whole, k)] if whole < k else []):
             chunk = _chunk(a[i0:i1], b[:, j0:j1], span, p.tile_k, (tile.fused, native), flush)
-            total = _add(chunk, total, flush)
+            total = add_first_nan(chunk, total, flush)
         assert total is not None
         out[i0:i1, j0:j1] = total
 
 
-def _add(x: np.ndarray, y: np.ndarray | None, flush: bool) -> np.ndarray:
+def add_first_nan(x: np.ndarray, y: np.ndarray | None, flush: bool) -> np.ndarray:
     """x + y, a NaN of x where both are NaN (the CPU's rule for its first operand; NumPy's
     loops may swap them: the compiled tier keeps this rule too)."""
     if y is None:
@@ -245,13 +245,13 @@ def _chunk(
     for r in range(tile_k):
         lhs = np.ascontiguousarray(a[:, k0 + r : k1 : tile_k])
         rhs = np.ascontiguousarray(b[k0 + r : k1 : tile_k])
-        sums.append(_sum(lhs, rhs, *how, flush))
+        sums.append(products_in_order(lhs, rhs, *how, flush))
     while len(sums) > 1:
-        sums = [_add(sums[i], sums[i + 1], flush) for i in range(0, len(sums), 2)]
+        sums = [add_first_nan(sums[i], sums[i + 1], flush) for i in range(0, len(sums), 2)]
     return sums[0]
 
 
-def _sum(a: np.ndarray, b: np.ndarray, fused: bool, native: bool, flush: bool) -> np.ndarray:
+def products_in_order(a: np.ndarray, b: np.ndarray, fused: bool, native: bool, flush: bool) -> np.ndarray:
     """out[i, j] = a[i, 0] b[0, j] + ... in order from +0: FMAs (`fused`), else each product
     rounded before its add."""
     rows, cols = a.shape[0], b.shape[1]
@@ -259,7 +259,7 @@ def _sum(a: np.ndarray, b: np.ndarray, fused: bool, native: bool, flush: bool) -
     if not fused:
         for r in range(a.shape[1]):
             product = a[:, r : r + 1] * b[r]
-            out = _add(out, flush_denormals(product) if flush else product, flush)
+            out = add_first_nan(out, flush_denormals(product) if flush else product, flush)
         return out
     if native and rows and not (flush and not subnormals.active()) and fma_loop.chains(a[0], b, out[0]):
         for i in range(1, rows):  # (the native loop runs here: the first row took it)
